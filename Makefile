@@ -1,0 +1,82 @@
+# Linux 6.1 with the 2012 Android scheduler idle notifier series, on an
+# emulated Versatile Express V2P-CA9.  See README.md.
+#
+#   make run      build what is stale, boot the board, show LEDs and cpufreq
+#   make check    build, boot the test image, run every test, report
+#   make deps     install the build and board dependencies (apt-get)
+#   make patches  export the kernel tree's commits back to kernel-patches/
+
+BUILD       ?= build
+VARIANT     ?= builtin
+# The kernel variants "make check" builds and tests: the governor built in
+# (the boot default) and as a module.
+VARIANTS    ?= builtin module
+SMP         ?= 4
+MEM         ?= 512
+EXTRA_TESTS ?=
+TIMEOUT     ?= 1500
+
+KSRC   := $(BUILD)/linux
+KOBJ   := $(BUILD)/obj-$(VARIANT)
+ZIMAGE := $(KOBJ)/arch/arm/boot/zImage
+DTB    := $(BUILD)/vexpress-v2p-ca9-cpufreq.dtb
+INITRD := $(BUILD)/initramfs-$(VARIANT).cpio.gz
+QEMU   := python3 boot/qemu.py --kernel $(ZIMAGE) --dtb $(DTB) \
+          --initrd $(INITRD) --smp $(SMP) --mem $(MEM)
+
+.PHONY: all deps tree kernel dtb initramfs run check check-all patches \
+	shell clean distclean help
+
+all: kernel dtb initramfs
+
+help:
+	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
+
+# Install what is missing; quiet when everything is there.
+deps:
+	@sh ci/deps.sh $(BUILD)
+
+tree: deps
+	@sh ci/tree.sh $(BUILD)
+
+kernel: tree
+	@sh ci/kernel.sh $(BUILD) $(VARIANT)
+
+dtb: tree
+	@sh ci/dtb.sh $(BUILD) dts/vexpress-v2p-ca9-cpufreq.dts $(DTB)
+
+initramfs: kernel
+	@sh ci/initramfs.sh $(BUILD) $(VARIANT) $(EXTRA_TESTS)
+
+# The demo: a shell is left on the console when stdin is a terminal.
+run: all
+	@if [ -t 0 ]; then \
+		$(QEMU) --log $(BUILD)/run/console.log --interactive --led-show \
+			--timeout 86400 --append "console=ttyAMA0 mode=demo shell=1"; \
+	else \
+		$(QEMU) --log $(BUILD)/run/console.log --led-show --timeout 300 \
+			--append "console=ttyAMA0 mode=demo"; \
+	fi
+
+shell: all
+	$(QEMU) --log $(BUILD)/run/console.log --interactive --timeout 86400 \
+		--append "console=ttyAMA0 mode=shell"
+
+# Build every variant of VARIANTS, boot each with the test image, run all
+# the tests, print one table and "N passed, N failed".
+check: deps
+	@set -e; for v in $(VARIANTS); do \
+		$(MAKE) --no-print-directory VARIANT=$$v all; done
+	@python3 ci/check.py --build $(BUILD) --dtb $(DTB) \
+		--smp $(SMP) --mem $(MEM) --timeout $(TIMEOUT) \
+		--out $(BUILD)/check $(foreach v,$(VARIANTS),--variant $(v))
+
+patches:
+	@sh ci/patches.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)/obj-* $(BUILD)/initramfs-* $(BUILD)/check $(BUILD)/run \
+		$(BUILD)/guest-bin $(BUILD)/modules-* $(BUILD)/*.dtb
+
+distclean:
+	rm -rf $(BUILD)

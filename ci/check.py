@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""Boot each kernel variant with the test image and report the results.
+
+For every --variant: boot the board in mode=check (boot/qemu.py), read the
+KTAP document the guest prints between "### TESTS BEGIN" and "### TESTS END"
+(in-guest tests and the KUnit suites), scan the kernel log for warnings,
+oopses and lockdep reports, and check the LEDs the host sampled from the
+board's SYS_LED register.  Prints a table of every test case, then a last
+line "N passed, N failed"; exits 1 if anything failed.
+
+The console of each boot is kept in OUT/VARIANT.console.log, and all of
+them together in OUT/console.log.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+
+RESULT = re.compile(r"^(\s*)(ok|not ok)\s+(\d+)\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(.*))?$")
+PLAN = re.compile(r"^(\s*)1\.\.(\d+)\s*$")
+
+# What makes a kernel log unclean.
+SPLATS = [
+    r"WARNING:",
+    r"BUG:",
+    r"Oops",
+    r"Kernel panic",
+    r"Unable to handle kernel",
+    r"Internal error:",
+    r"possible circular locking dependency",
+    r"possible recursive locking",
+    r"inconsistent lock state",
+    r"INFO: lockdep",
+    r"lockdep: ",
+    r"suspicious RCU usage",
+    r"detected stalls? on CPU",
+    r"self-detected stall",
+    r"blocked for more than",
+    r"kmemleak: \d+ new suspected memory leaks",
+    r"KASAN",
+    r"UBSAN",
+    r"Call [Tt]race:",
+]
+SPLAT = re.compile("|".join(SPLATS))
+
+
+class Case:
+    def __init__(self, name, ok, directive="", children=None):
+        self.name = name
+        self.ok = ok
+        self.directive = directive or ""
+        self.children = children or []
+
+    @property
+    def skipped(self):
+        return self.directive.upper().startswith("SKIP")
+
+
+def parse_ktap(lines):
+    """Parse nested KTAP; return (top-level cases, top-level plan)."""
+    pending = {}          # indent -> results seen at that indent, not yet owned
+    plan = None
+    for line in lines:
+        line = line.rstrip("\r\n")
+        if line.startswith("["):      # a kernel message on the console
+            continue
+        m = PLAN.match(line)
+        if m and len(m.group(1)) == 0 and plan is None:
+            plan = int(m.group(2))
+            continue
+        m = RESULT.match(line)
+        if not m:
+            continue
+        indent = len(m.group(1).expandtabs(8))
+        case = Case(m.group(4).strip() or "test %s" % m.group(3),
+                    m.group(2) == "ok", m.group(5))
+        deeper = [i for i in pending if i > indent]
+        for i in sorted(deeper):
+            case.children.extend(pending.pop(i))
+        pending.setdefault(indent, []).append(case)
+    top = pending.get(min(pending), []) if pending else []
+    return top, plan
+
+
+def leaves(case, path):
+    """Flatten a case into (name, status, note) rows."""
+    name = path + [case.name]
+    if not case.children:
+        status = "SKIP" if case.skipped else ("PASS" if case.ok else "FAIL")
+        yield "/".join(name), status, case.directive
+        return
+    for c in case.children:
+        yield from leaves(c, name)
+    if not case.ok and all(c.ok for c in case.children):
+        # Every case passed but the test as a whole did not (exit status,
+        # time-out, missing results): that is a failure of its own.
+        yield "/".join(name), "FAIL", case.directive or "test failed as a whole"
+
+
+def section(lines, begin, end):
+    out, inside, closed = [], False, False
+    for line in lines:
+        if begin in line:
+            inside = True
+            continue
+        if end in line and inside:
+            closed = True
+            break
+        if inside:
+            out.append(line)
+    return out, closed
+
+
+def led_rows(report_path, variant):
+    """Host-side LED check: cpuK's LED lit while K is busy, dark idle."""
+    try:
+        with open(report_path) as f:
+            rep = json.load(f)
+    except (OSError, ValueError):
+        return [("%s/host/leds" % variant, "FAIL", "no LED samples recorded")]
+    rows = []
+    by_cpu = {}
+    for ph in rep.get("phases", []):
+        if ph.get("cpu") is None or ph["phase"] not in ("busy", "idle"):
+            continue
+        by_cpu.setdefault(ph["cpu"], {})[ph["phase"]] = ph
+    if rep.get("error"):
+        rows.append(("%s/host/leds sampling" % variant, "FAIL", rep["error"]))
+    if not by_cpu:
+        rows.append(("%s/host/leds" % variant, "FAIL",
+                     "the guest printed no LED phases"))
+    for cpu in sorted(by_cpu):
+        bit = 1 << (2 + cpu)
+        for phase, want_lit in (("busy", True), ("idle", False)):
+            name = "%s/host/led cpu%d %s" % (variant, cpu,
+                                             "lit while busy" if want_lit
+                                             else "dark while idle")
+            ph = by_cpu[cpu].get(phase)
+            samples = [v for t, v in (ph["samples"] if ph else []) if t >= 0.2]
+            if len(samples) < 5:
+                rows.append((name, "FAIL", "only %d samples" % len(samples)))
+                continue
+            lit = sum(1 for v in samples if v & bit)
+            share = lit / len(samples)
+            good = share > 0.5 if want_lit else share < 0.5
+            rows.append((name, "PASS" if good else "FAIL",
+                         "lit in %d of %d samples" % (lit, len(samples))))
+    return rows
+
+
+def run_variant(a, variant):
+    out = a.out
+    log = os.path.join(out, "%s.console.log" % variant)
+    leds = os.path.join(out, "%s.leds.json" % variant)
+    kernel = os.path.join(a.build, "obj-%s" % variant, "arch/arm/boot/zImage")
+    initrd = os.path.join(a.build, "initramfs-%s.cpio.gz" % variant)
+    append = "console=ttyAMA0 mode=check loglevel=3 %s" % a.append
+    cmd = [sys.executable, os.path.join(TOP, "boot/qemu.py"),
+           "--kernel", kernel, "--dtb", a.dtb, "--initrd", initrd,
+           "--smp", str(a.smp), "--mem", str(a.mem),
+           "--timeout", str(a.timeout), "--log", log,
+           "--led-report", leds, "--append", append.strip()]
+    if not a.verbose:
+        cmd.append("--quiet")
+    print("check: booting the %s kernel (console: %s)" % (variant, log),
+          flush=True)
+    t0 = time.monotonic()
+    status = subprocess.call(cmd)
+    took = time.monotonic() - t0
+    print("check: %s boot finished in %.0f s (status %d)" % (variant, took,
+                                                              status),
+          flush=True)
+
+    with open(log, errors="replace") as f:
+        lines = f.read().splitlines()
+
+    rows = []
+    tests, closed = section(lines, "### TESTS BEGIN", "### TESTS END")
+    top, plan = parse_ktap(tests)
+    for case in top:
+        rows.extend((variant + "/" + n, s, note)
+                    for n, s, note in leaves(case, []))
+
+    why = {0: "", 3: "the guest panicked", 124: "the guest hung: killed by the time-out"}
+    rows.append(("%s/host/guest ran every test and powered off" % variant,
+                 "PASS" if status == 0 and closed and plan == len(top) else "FAIL",
+                 why.get(status, "qemu exit status %d" % status) if status else
+                 ("" if closed and plan == len(top) else
+                  "%d of %s test results" % (len(top), plan))))
+
+    splats = [l for l in lines if SPLAT.search(l)]
+    rows.append(("%s/host/kernel log has no warning, oops or lockdep report"
+                 % variant, "FAIL" if splats else "PASS",
+                 splats[0].strip()[:120] if splats else ""))
+
+    rows.extend(led_rows(leds, variant))
+    return rows, lines
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--build", default="build")
+    p.add_argument("--variant", action="append", required=True)
+    p.add_argument("--dtb", required=True)
+    p.add_argument("--smp", default=4)
+    p.add_argument("--mem", default=512)
+    p.add_argument("--timeout", type=float, default=1500)
+    p.add_argument("--append", default="")
+    p.add_argument("--out", default="build/check")
+    p.add_argument("--verbose", action="store_true",
+                   default=bool(os.environ.get("V")))
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+
+    rows = []
+    with open(os.path.join(a.out, "console.log"), "w") as allf:
+        for v in a.variant:
+            r, lines = run_variant(a, v)
+            rows.extend(r)
+            allf.write("===== %s =====\n" % v)
+            allf.write("\n".join(lines) + "\n")
+
+    width = max(len(n) for n, _, _ in rows)
+    print()
+    for name, status, note in rows:
+        print("%-4s  %-*s  %s" % (status, width, name, note))
+    passed = sum(1 for _, s, _ in rows if s == "PASS")
+    failed = sum(1 for _, s, _ in rows if s == "FAIL")
+    skipped = sum(1 for _, s, _ in rows if s == "SKIP")
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump([{"name": n, "status": s, "note": t} for n, s, t in rows],
+                  f, indent=1)
+    print()
+    print("%d passed, %d failed%s" % (passed, failed,
+                                       ", %d skipped" % skipped if skipped else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+#!/bin/sh
+# Install what the build, the board and the tests need, from Debian's
+# archive only, and unpack the board's busybox into the build folder.
+#
+#   ci/deps.sh [--check] BUILD_DIR
+#
+# With --check, only report what is missing (exit 1) and the exact apt-get
+# line to run.  Without it, install what is missing (needs root).
+set -eu
+
+check=0
+if [ "${1:-}" = "--check" ]; then check=1; shift; fi
+build=${1:-build}
+
+pkgs="gcc-arm-linux-gnueabihf linux-source-6.1 qemu-system-arm
+device-tree-compiler u-boot-tools bc bison flex libssl-dev cpio ccache
+make gcc libc6-dev python3 git xz-utils kmod gnuplot-nox"
+
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+
+bbdir="$build/busybox"
+need_bb=0
+[ -x "$bbdir/bin/busybox" ] || need_bb=1
+
+if [ -z "$missing" ] && [ $need_bb = 0 ]; then
+	exit 0
+fi
+
+if [ $check = 1 ]; then
+	[ -n "$missing" ] && echo "missing packages:$missing" >&2 &&
+		echo "install them with: apt-get install -y$missing" >&2
+	[ $need_bb = 1 ] && echo "missing: board busybox in $bbdir" >&2
+	exit 1
+fi
+
+as_root() {
+	if [ "$(id -u)" = 0 ]; then "$@"
+	elif command -v sudo >/dev/null; then sudo "$@"
+	else
+		echo "error: need root to run: $*" >&2
+		exit 1
+	fi
+}
+
+arch_ok=0
+dpkg --print-foreign-architectures | grep -qx armhf && arch_ok=1
+if [ $arch_ok = 0 ]; then
+	echo "deps: adding the armhf architecture (for busybox-static:armhf)"
+	as_root dpkg --add-architecture armhf
+fi
+
+if [ -n "$missing" ] || [ $arch_ok = 0 ]; then
+	echo "deps: apt-get install$missing"
+	as_root apt-get update -q
+	# shellcheck disable=SC2086
+	[ -z "$missing" ] || as_root env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends $missing
+fi
+
+if [ $need_bb = 1 ]; then
+	echo "deps: fetching busybox-static:armhf from the Debian archive"
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
+	if ! (cd "$tmp" && apt-get download -q busybox-static:armhf >/dev/null); then
+		as_root apt-get update -q
+		(cd "$tmp" && apt-get download -q busybox-static:armhf >/dev/null)
+	fi
+	rm -rf "$bbdir"
+	mkdir -p "$bbdir"
+	dpkg -x "$tmp"/busybox-static_*_armhf.deb "$bbdir"
+	rm -rf "$tmp"
+	[ -x "$bbdir/bin/busybox" ] || { echo "deps: busybox missing after unpack" >&2; exit 1; }
+fi

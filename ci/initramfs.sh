@@ -1,0 +1,77 @@
+#!/bin/sh
+# Assemble the guest's initramfs: busybox, /init, the demo, the in-guest
+# tests and their C helpers (static ARM binaries), the kernel's modules
+# and the out-of-tree test modules of initramfs/modules/.
+#
+#   ci/initramfs.sh BUILD_DIR VARIANT [EXTRA_TESTS_DIR]
+#
+# Writes BUILD_DIR/initramfs-VARIANT.cpio.gz.
+set -eu
+
+build=$(cd "$1" && pwd)
+variant=$2
+extra=${3:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=$build/linux
+obj=$build/obj-$variant
+stage=$build/initramfs-$variant
+out=$build/initramfs-$variant.cpio.gz
+export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
+cc="arm-linux-gnueabihf-gcc"
+command -v ccache >/dev/null && cc="ccache $cc"
+
+rm -rf "$stage"
+mkdir -p "$stage/bin" "$stage/usr/bin" "$stage/lib" "$stage/tests" \
+	"$stage/extra-tests" "$stage/dev" "$stage/proc" "$stage/sys" "$stage/tmp"
+cp "$build/busybox/bin/busybox" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+for f in init demo.sh run-tests.sh bench.sh; do
+	[ -f "$top/initramfs/$f" ] && install -m 755 "$top/initramfs/$f" "$stage/$f"
+done
+cp "$top"/initramfs/lib/*.sh "$stage/lib/"
+for t in "$top"/initramfs/tests/*; do
+	[ -f "$t" ] && install -m 755 "$t" "$stage/tests/"
+done
+
+# Guest helpers: every initramfs/src/NAME.c becomes /usr/bin/NAME.
+mkdir -p "$build/guest-bin"
+for c in "$top"/initramfs/src/*.c; do
+	[ -f "$c" ] || continue
+	b=$build/guest-bin/$(basename "$c" .c)
+	if [ ! -f "$b" ] || [ "$c" -nt "$b" ]; then
+		$cc -static -O2 -Wall -Wextra -Werror -o "$b" "$c"
+	fi
+	install -m 755 "$b" "$stage/usr/bin/"
+done
+
+# Kernel modules, and the test modules built against this kernel.
+make -s -C "$src" O="$obj" INSTALL_MOD_PATH="$stage" INSTALL_MOD_STRIP=1 \
+	modules_install
+kver=$(cat "$obj/include/config/kernel.release")
+for m in "$top"/initramfs/modules/*/; do
+	[ -f "$m/Makefile" ] || continue
+	name=$(basename "$m")
+	mb=$build/modules-$variant/$name
+	mkdir -p "$mb"
+	cp "$m"/* "$mb/"
+	make -s -C "$src" O="$obj" CC="$cc" M="$mb" modules
+	mkdir -p "$stage/lib/modules/$kver/extra"
+	for ko in "$mb"/*.ko; do
+		"${CROSS_COMPILE}strip" --strip-debug -o "$stage/lib/modules/$kver/extra/$(basename "$ko")" "$ko"
+	done
+done
+depmod -b "$stage" "$kver"
+
+if [ -n "$extra" ]; then
+	[ -d "$extra" ] || { echo "initramfs: EXTRA_TESTS=$extra is not a folder" >&2; exit 1; }
+	found=0
+	for t in "$extra"/*; do
+		[ -f "$t" ] && [ -x "$t" ] || continue
+		install -m 755 "$t" "$stage/extra-tests/"
+		found=1
+	done
+	[ $found = 1 ] || { echo "initramfs: EXTRA_TESTS=$extra has no executable file" >&2; exit 1; }
+fi
+
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,68 @@
+# KTAP output for the in-guest tests (busybox sh).  Source it, declare the
+# number of cases with ktap_plan, then report each one with ktap_ok,
+# ktap_fail, ktap_check or ktap_skip.  ktap_done exits 0 if every case
+# passed (or was skipped) and all planned cases were reported.
+#
+#   . /lib/ktap.sh
+#   ktap_plan 2
+#   ktap_check "policy bound" [ -d /sys/devices/system/cpu/cpufreq/policy0 ]
+#   ktap_diag "something worth knowing"
+#   ktap_done
+
+KTAP_N=0
+KTAP_FAILED=0
+KTAP_PLANNED=0
+
+ktap_plan() {
+	KTAP_PLANNED=$1
+	echo "KTAP version 1"
+	echo "1..$1"
+}
+
+ktap_diag() {
+	echo "# $*"
+}
+
+ktap_ok() {
+	KTAP_N=$((KTAP_N + 1))
+	echo "ok $KTAP_N - $*"
+}
+
+ktap_fail() {
+	KTAP_N=$((KTAP_N + 1))
+	KTAP_FAILED=$((KTAP_FAILED + 1))
+	echo "not ok $KTAP_N - $*"
+}
+
+ktap_skip() {
+	name=$1
+	shift
+	KTAP_N=$((KTAP_N + 1))
+	echo "ok $KTAP_N - $name # SKIP $*"
+}
+
+# ktap_check NAME CMD...: run CMD, pass if it exits 0.
+ktap_check() {
+	name=$1
+	shift
+	if "$@"; then ktap_ok "$name"; else ktap_fail "$name"; fi
+}
+
+# ktap_eq NAME GOT WANT
+ktap_eq() {
+	if [ "$2" = "$3" ]; then
+		ktap_ok "$1"
+	else
+		ktap_diag "$1: got '$2', want '$3'"
+		ktap_fail "$1"
+	fi
+}
+
+ktap_done() {
+	if [ "$KTAP_N" != "$KTAP_PLANNED" ]; then
+		ktap_diag "planned $KTAP_PLANNED cases, reported $KTAP_N"
+		exit 1
+	fi
+	[ "$KTAP_FAILED" = 0 ]
+	exit $?
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * burn - keep one CPU busy for a while, and mark the start and end in the
+ * ftrace buffer so tests can time the governor against the load in guest
+ * time.
+ *
+ *   burn [-c CPU] [-t MS] [-n NAME]
+ *
+ * -c pins the process to CPU (default: where it runs), -t spins for MS
+ * milliseconds of CLOCK_MONOTONIC (default 1000), -n names the markers
+ * "NAME_start cpu=N" and "NAME_end cpu=N" written to trace_marker
+ * (default "burn").  Exits 0, or 1 on a bad argument or affinity error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int marker_fd = -1;
+
+static void mark(const char *name, const char *what, int cpu)
+{
+	char buf[96];
+	int n;
+
+	if (marker_fd < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "%s_%s cpu=%d\n", name, what, cpu);
+	if (write(marker_fd, buf, n) < 0)
+		marker_fd = -1;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int parse_int(const char *s, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return errno || !*s || *end || *v < 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name = "burn";
+	long cpu = -1, ms = 1000;
+	volatile unsigned long spin = 0;
+	long long end;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "c:t:n:")) != -1) {
+		switch (opt) {
+		case 'c':
+			if (parse_int(optarg, &cpu))
+				goto usage;
+			break;
+		case 't':
+			if (parse_int(optarg, &ms))
+				goto usage;
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		default:
+			goto usage;
+		}
+	}
+
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			perror("burn: sched_setaffinity");
+			return 1;
+		}
+	}
+	cpu = sched_getcpu();
+
+	marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+	mark(name, "start", cpu);
+	end = now_ns() + ms * 1000000LL;
+	while (now_ns() < end)
+		for (int i = 0; i < 1000; i++)
+			spin++;
+	mark(name, "end", cpu);
+	return 0;
+
+usage:
+	fprintf(stderr, "usage: burn [-c CPU] [-t MS] [-n NAME]\n");
+	return 1;
+}
