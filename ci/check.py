@@ -155,6 +155,25 @@ def led_rows(report_path, variant):
     return rows
 
 
+def tree_rows(build):
+    """Checks on the patched tree: the LED calls left process.c."""
+    src = os.path.join(build, "linux", "arch/arm/kernel")
+    rows = []
+    try:
+        with open(os.path.join(src, "process.c")) as f:
+            proc = f.read()
+        with open(os.path.join(src, "leds.c")) as f:
+            leds = f.read()
+    except OSError as e:
+        return [("tree/arm LED idle events moved to leds.c", "FAIL", str(e))]
+    rows.append(("tree/no ledtrig_cpu( call left in arch/arm/kernel/process.c",
+                 "FAIL" if "ledtrig_cpu(" in proc else "PASS", ""))
+    rows.append(("tree/arch/arm/kernel/leds.c registers a sched idle notifier",
+                 "PASS" if "sched_idle_notifier_register(" in leds else "FAIL",
+                 ""))
+    return rows
+
+
 def run_variant(a, variant):
     out = a.out
     log = os.path.join(out, "%s.console.log" % variant)
@@ -219,7 +238,7 @@ def main():
     a = p.parse_args()
     os.makedirs(a.out, exist_ok=True)
 
-    rows = []
+    rows = tree_rows(a.build)
     with open(os.path.join(a.out, "console.log"), "w") as allf:
         for v in a.variant:
             r, lines = run_variant(a, v)

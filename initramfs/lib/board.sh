@@ -70,3 +70,15 @@ uptime_cs() {
 	t=$(cut -d' ' -f1 /proc/uptime)
 	echo $((${t%.*} * 100 + 1${t#*.} - 100))
 }
+
+# trace_lines: the trace buffer as "SECONDS EVENT: DETAILS" lines.
+trace_lines() {
+	awk 'match($0, /[0-9]+\.[0-9]+: /) {
+		ts = substr($0, RSTART, RLENGTH - 2)
+		print ts, substr($0, RSTART + RLENGTH) }' $TRACING/trace
+}
+
+# wait_min DS: wait up to DS deciseconds for the policy to reach its minimum.
+wait_min() {
+	wait_for $POLICY/scaling_cur_freq "$1" "$(cat $POLICY/scaling_min_freq)"
+}

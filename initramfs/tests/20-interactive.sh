@@ -1,0 +1,147 @@
+#!/bin/sh
+# The interactive governor's contract on the 4-CPU board, measured in guest
+# time from ftrace timestamps: defaults, ramp to hispeed within timer_rate
+# + 2 ticks of a CPU-bound task's start, hold for min_sample_time after it
+# stops, no governor timer on an idle system at minimum speed, limits at
+# once, tunable validation, and robustness to governor switches and CPU
+# hotplug under load.
+. /lib/ktap.sh
+. /lib/board.sh
+
+IA=$CPUFREQ/interactive
+TICK_US=10000	# HZ=100
+ktap_plan 25
+
+old_gov=$(cat $POLICY/scaling_governor)
+ktap_check "interactive is selectable" set_governor interactive
+ktap_eq "scaling_governor reads interactive" "$(cat $POLICY/scaling_governor)" interactive
+ktap_eq "go_hispeed_load defaults to 95" "$(cat $IA/go_hispeed_load)" 95
+ktap_eq "min_sample_time defaults to 20000" "$(cat $IA/min_sample_time)" 20000
+ktap_eq "timer_rate defaults to 20000" "$(cat $IA/timer_rate)" 20000
+ktap_eq "hispeed_freq defaults to the policy max" "$(cat $IA/hispeed_freq)" "$(cat $POLICY/scaling_max_freq)"
+
+# burst NAME CPU MS: trace a burst from an idle board at minimum speed;
+# leaves the trace in the buffer.
+burst() {
+	wait_min 50
+	trace_reset 2048
+	trace_event power/cpu_frequency
+	echo 1 > $TRACING/tracing_on
+	burn -c "$2" -t "$3" -n "$1"
+	sleep 1
+	echo 0 > $TRACING/tracing_on
+}
+
+# Ramp: from min, first cpu_frequency >= hispeed after NAME_start.
+hispeed=$(cat $IA/hispeed_freq)
+rate=$(cat $IA/timer_rate)
+burst ramp 1 500
+trace_lines > /tmp/ramp.trace
+set -- $(awk -v hs="$hispeed" '
+	/tracing_mark_write: ramp_start/ { s = $1 }
+	/tracing_mark_write: ramp_end/ { e = $1 }
+	/cpu_frequency:/ && s && !up { split($3, f, "="); if (f[2] + 0 >= hs) up = $1 }
+	/cpu_frequency:/ && up && !e { split($3, f, "="); if (f[2] + 0 < hs) dip = 1 }
+	/cpu_frequency:/ && e && !down { split($3, f, "="); if (f[2] + 0 < hs) down = $1 }
+	END { printf "%d %d %d %d\n", (up - s) * 1e6, dip, (down - e) * 1e6, down ? 1 : 0 }' /tmp/ramp.trace)
+ramp_us=$1 dip=$2 hold_us=$3 dropped=$4
+ktap_diag "burst start -> >= $hispeed kHz: $ramp_us us (bound $((rate + 2 * TICK_US)) us)"
+ktap_check "ramps to hispeed within timer_rate + 2 ticks" \
+	[ "$ramp_us" -gt 0 -a "$ramp_us" -le $((rate + 2 * TICK_US)) ]
+ktap_eq "stays at hispeed or above while the task runs" "$dip" 0
+ktap_diag "burst end -> first drop: $hold_us us"
+ktap_check "holds for min_sample_time after the task stops" \
+	[ "$dropped" = 1 -a "$hold_us" -ge 20000 ]
+ktap_check "back at the minimum a second after the burst" wait_min 5
+
+# A larger min_sample_time visibly delays the ramp down.
+ktap_check "min_sample_time 200000 accepted" wr $IA/min_sample_time 200000
+burst slow 2 300
+trace_lines > /tmp/slow.trace
+hold=$(awk -v hs="$hispeed" '
+	/tracing_mark_write: slow_end/ { e = $1 }
+	/cpu_frequency:/ && e && !down { split($3, f, "="); if (f[2] + 0 < hs) down = $1 }
+	END { printf "%d\n", down ? (down - e) * 1e6 : -1 }' /tmp/slow.trace)
+ktap_diag "with min_sample_time 200000: burst end -> first drop: $hold us"
+ktap_check "min_sample_time 200000 holds the speed >= 200 ms" [ "$hold" -ge 200000 ]
+wr $IA/min_sample_time 20000
+
+# An idle board at minimum speed gets no governor timer expiry.
+wait_min 50
+trace_reset 2048
+trace_event timer/timer_expire_entry
+echo 1 > $TRACING/tracing_on
+sleep 5
+echo 0 > $TRACING/tracing_on
+n=$(grep -c 'function=interactive_timer' $TRACING/trace)
+all=$(grep -c 'timer_expire_entry' $TRACING/trace)
+ktap_diag "5 s idle at minimum: $n interactive timer expiries (of $all timer expiries)"
+ktap_eq "no governor timer expiry in 5 s idle at minimum" "$n" 0
+trace_reset 1024
+
+# Limits take effect at once.
+burn -c 3 -t 3000 -n limits &
+pid=$!
+wait_for $POLICY/scaling_cur_freq 20 1000000
+wr $POLICY/scaling_max_freq 600000
+ktap_eq "scaling_max_freq below the speed moves it at once" "$(cat $POLICY/scaling_cur_freq)" 600000
+wr $POLICY/scaling_max_freq 1000000
+wait $pid
+
+# Tunable validation: each bad write fails and leaves the value.
+bad=""
+for t in hispeed_freq go_hispeed_load min_sample_time timer_rate; do
+	before=$(cat $IA/$t)
+	for v in abc -1 "" 123456789012345678901234567890 0x10 "1 2"; do
+		if wr $IA/$t "$v"; then bad="$bad $t<-'$v'(accepted)"; fi
+		[ "$(cat $IA/$t)" = "$before" ] || bad="$bad $t<-'$v'(changed)"
+	done
+done
+ktap_eq "malformed writes fail and leave every tunable unchanged" "$bad" ""
+ktap_check "go_hispeed_load 101 is rejected" ! wr $IA/go_hispeed_load 101
+ktap_check "go_hispeed_load 0 is rejected" ! wr $IA/go_hispeed_load 0
+ktap_check "timer_rate 0 is rejected" ! wr $IA/timer_rate 0
+ktap_check "timer_rate below one tick is rejected" ! wr $IA/timer_rate 9999
+ktap_check "hispeed_freq above the hardware range is rejected" ! wr $IA/hispeed_freq 2000000
+ok=1
+for t in hispeed_freq go_hispeed_load min_sample_time timer_rate; do
+	v=$(cat $IA/$t)
+	wr $IA/$t "$v" || ok=0
+done
+ktap_check "writing back what a read shows is accepted" [ $ok = 1 ]
+wr $IA/go_hispeed_load 80 && v=$(cat $IA/go_hispeed_load)
+ktap_eq "a valid go_hispeed_load is taken" "$v" 80
+wr $IA/go_hispeed_load 95
+
+# 200 governor switches, then 50 hotplug cycles of cpu1-3, under load.
+burn -c 0 -t 600000 -n load &
+load=$!
+i=0
+fail=0
+while [ $i -lt 50 ]; do
+	for g in interactive ondemand schedutil performance; do
+		set_governor $g || fail=$((fail + 1))
+	done
+	i=$((i + 1))
+done
+set_governor interactive
+ktap_eq "200 governor switches under load" "$fail" 0
+i=0
+fail=0
+while [ $i -lt 50 ]; do
+	for c in 1 2 3; do set_online $c 0 || fail=$((fail + 1)); done
+	for c in 1 2 3; do set_online $c 1 || fail=$((fail + 1)); done
+	i=$((i + 1))
+done
+ktap_eq "50 hotplug cycles of cpu1-3 under interactive and load" "$fail" 0
+kill $load
+wait $load 2>/dev/null
+ktap_eq "all CPUs online again" "$(cat /sys/devices/system/cpu/online)" "0-$((NCPUS - 1))"
+burst again 2 300
+up=$(trace_lines | awk -v hs="$hispeed" '/again_start/ { s = 1 }
+	/cpu_frequency:/ && s { split($3, f, "="); if (f[2] + 0 >= hs) { print "yes"; exit } }')
+ktap_eq "still ramps after the switches and hotplug" "$up" yes
+trace_reset 1024
+
+set_governor "$old_gov"
+ktap_done
