@@ -66,3 +66,10 @@ ktap_done() {
 	[ "$KTAP_FAILED" = 0 ]
 	exit $?
 }
+
+# ktap_fails NAME CMD...: run CMD, pass if it fails.
+ktap_fails() {
+	name=$1
+	shift
+	if "$@"; then ktap_fail "$name"; else ktap_ok "$name"; fi
+}

@@ -6,7 +6,7 @@
 . /lib/board.sh
 
 ktap_plan 5
-if ! modinfo cpufreq_interactive >/dev/null 2>&1; then
+if ! grep -q "cpufreq_interactive.ko:" /lib/modules/$(uname -r)/modules.dep; then
 	for t in "auto-load" "busy module not unloadable" "50 cycles" "no residue" "mixed load"; do
 		ktap_skip "$t" "interactive is built in"
 	done
@@ -18,7 +18,7 @@ set_governor performance
 rmmod cpufreq_interactive 2>/dev/null
 set_governor interactive
 ktap_check "echo interactive > scaling_governor loads the module" [ -d /sys/module/cpufreq_interactive ]
-ktap_check "the module cannot go while a policy uses it" ! rmmod cpufreq_interactive 2>/dev/null
+ktap_fails "the module cannot go while a policy uses it" rmmod cpufreq_interactive 2>/dev/null
 
 i=0
 fail=0
