@@ -10,7 +10,7 @@
 
 IA=$CPUFREQ/interactive
 TICK_US=10000	# HZ=100
-ktap_plan 26
+ktap_plan 27
 
 old_gov=$(cat $POLICY/scaling_governor)
 ktap_check "interactive is selectable" set_governor interactive
