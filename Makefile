@@ -15,6 +15,9 @@ SMP         ?= 4
 MEM         ?= 512
 EXTRA_TESTS ?=
 TIMEOUT     ?= 1500
+# TESTS=a,b: run only the in-guest tests matching these names (see
+# initramfs/run-tests.sh); empty runs them all.
+TESTS       ?=
 
 KSRC   := $(BUILD)/linux
 KOBJ   := $(BUILD)/obj-$(VARIANT)
@@ -69,7 +72,8 @@ check: deps
 		$(MAKE) --no-print-directory VARIANT=$$v all; done
 	@python3 ci/check.py --build $(BUILD) --dtb $(DTB) \
 		--smp $(SMP) --mem $(MEM) --timeout $(TIMEOUT) \
-		--out $(BUILD)/check $(foreach v,$(VARIANTS),--variant $(v))
+		--out $(BUILD)/check $(foreach v,$(VARIANTS),--variant $(v)) \
+		$(if $(TESTS),--append "tests=$(TESTS)")
 
 patches:
 	@sh ci/patches.sh $(BUILD)

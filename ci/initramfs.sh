@@ -9,6 +9,11 @@
 set -eu
 
 build=$(cd "$1" && pwd)
+# One kernel build at a time per build folder (the machine has 2 cores;
+# parallel "make" runs in one object folder corrupt it).
+mkdir -p "$build"
+exec 9>"$build/.kbuild.lock"
+flock 9
 variant=$2
 extra=${3:-}
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -10,6 +10,11 @@
 set -eu
 
 build=$1
+# One kernel build at a time per build folder (the machine has 2 cores;
+# parallel "make" runs in one object folder corrupt it).
+mkdir -p "$build"
+exec 9>"$build/.kbuild.lock"
+flock 9
 variant=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$build/linux

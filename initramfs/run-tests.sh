@@ -8,13 +8,36 @@
 # EXTRA_TESTS=DIR), in name order.  A test passes when it exits 0 and
 # printed at least one KTAP result; one that prints no KTAP fails with a
 # message saying so.
+#
+# tests=a,b on the kernel command line (make check TESTS=a,b) runs only
+# the tests whose names (without a leading number and ".sh") or file
+# names match one of the shell patterns a, b; "kunit" names the KUnit
+# subtest.
 . /lib/board.sh
 
 TIMEOUT=${TEST_TIMEOUT:-900}
 
+only=
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in tests=*) only=$(echo "${arg#tests=}" | tr ',' ' ') ;; esac
+done
+# selected NAME...: true without a filter or when a pattern matches NAME.
+selected() {
+	[ -z "$only" ] && return 0
+	for pat in $only; do
+		for name in "$@"; do
+			# shellcheck disable=SC2254
+			case "$name" in $pat) return 0 ;; esac
+		done
+	done
+	return 1
+}
 tests=""
 for t in /tests/* /extra-tests/*; do
-	[ -f "$t" ] && [ -x "$t" ] && tests="$tests $t"
+	[ -f "$t" ] && [ -x "$t" ] || continue
+	f=$(basename "$t")
+	s=${f%.sh}
+	selected "$f" "$s" "${s#[0-9]*-}" && tests="$tests $t"
 done
 # The KUnit suites built into the kernel ran at boot and printed KTAP to
 # the kernel log; take it back out of dmesg (without the timestamps).
@@ -25,7 +48,7 @@ kunit_ktap() {
 }
 kunit_ktap > /tmp/kunit.ktap
 suites=""
-grep -q '^1\.\.' /tmp/kunit.ktap && suites=kunit
+grep -q '^1\.\.' /tmp/kunit.ktap && selected kunit && suites=kunit
 n=0
 for _ in $tests $suites; do n=$((n + 1)); done
 
