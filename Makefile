@@ -3,8 +3,14 @@
 #
 #   make run      build what is stale, boot the board, show LEDs and cpufreq
 #   make check    build, boot the test image, run every test, report
+#   make check-debug  the same on the debug kernel (lockdep, KASAN, kmemleak)
+#   make fit      a U-Boot FIT image + boot.scr for a real board (build/fit/)
+#   make fit-check  list the FIT, extract each part, compare with the build
+#   make fit-boot   boot it through U-Boot on QEMU, from SD card and TFTP
 #   make deps     install the build and board dependencies (apt-get)
 #   make patches  export the kernel tree's commits back to kernel-patches/
+#   make series-check  the series on a pristine tree: checkpatch, git am,
+#                 a build after every patch
 
 BUILD       ?= build
 VARIANT     ?= builtin
@@ -27,8 +33,8 @@ INITRD := $(BUILD)/initramfs-$(VARIANT).cpio.gz
 QEMU   := python3 boot/qemu.py --kernel $(ZIMAGE) --dtb $(DTB) \
           --initrd $(INITRD) --smp $(SMP) --mem $(MEM)
 
-.PHONY: all deps tree kernel dtb initramfs run check check-all patches \
-	shell clean distclean help
+.PHONY: all deps tree kernel dtb initramfs run check check-debug patches \
+	fit fit-check fit-boot series-check shell clean distclean help
 
 all: kernel dtb initramfs
 
@@ -75,12 +81,36 @@ check: deps
 		--out $(BUILD)/check $(foreach v,$(VARIANTS),--variant $(v)) \
 		$(if $(TESTS),--append "tests=$(TESTS)")
 
+# The whole suite on the debug kernel: the module variant with
+# arm/debug.config (lockdep, atomic-sleep, debug objects, kmemleak, KASAN).
+check-debug: deps
+	@$(MAKE) --no-print-directory check VARIANTS=module-debug TIMEOUT=5400
+
 patches:
 	@sh ci/patches.sh $(BUILD)
 
+# The series as a submission: on a pristine linux-source-6.1 tree each
+# patch is checkpatch --strict clean, applies with git am and builds.
+series-check: deps
+	@sh ci/series-check.sh $(BUILD)
+
+# Real boards: the FIT image (zImage, board DT, initramfs, with hashes) and
+# the U-Boot script boot.scr, in $(BUILD)/fit/; see README.md.
+fit: all
+	@sh ci/fit.sh $(BUILD) $(VARIANT)
+
+fit-check: fit
+	@sh ci/fit-test.sh $(BUILD) $(VARIANT)
+
+# U-Boot vexpress_ca9x4 from Debian's u-boot source, then two boots.
+fit-boot: fit
+	@sh ci/uboot.sh $(BUILD)
+	@SMP=$(SMP) MEM=$(MEM) sh ci/fit-boot.sh $(BUILD) $(VARIANT) sd
+	@SMP=$(SMP) MEM=$(MEM) sh ci/fit-boot.sh $(BUILD) $(VARIANT) tftp
+
 clean:
 	rm -rf $(BUILD)/obj-* $(BUILD)/initramfs-* $(BUILD)/check $(BUILD)/run \
-		$(BUILD)/guest-bin $(BUILD)/modules-* $(BUILD)/*.dtb
+		$(BUILD)/guest-bin $(BUILD)/modules-* $(BUILD)/*.dtb $(BUILD)/fit
 
 distclean:
 	rm -rf $(BUILD)

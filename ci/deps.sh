@@ -12,9 +12,13 @@ check=0
 if [ "${1:-}" = "--check" ]; then check=1; shift; fi
 build=${1:-build}
 
+# u-boot-tools, fdisk, e2fsprogs: the FIT image and its SD card (ci/fit.sh);
+# dpkg-dev: unpacking U-Boot's Debian source (ci/uboot.sh).
 pkgs="gcc-arm-linux-gnueabihf linux-source-6.1 qemu-system-arm
-device-tree-compiler u-boot-tools bc bison flex libssl-dev cpio ccache
-make gcc libc6-dev python3 git xz-utils kmod gnuplot-nox"
+device-tree-compiler u-boot-tools fdisk e2fsprogs dpkg-dev bc bison flex
+libssl-dev cpio ccache
+make gcc libc6-dev python3 git xz-utils kmod gnuplot-nox
+python3-ply python3-git"
 
 missing=""
 for p in $pkgs; do
@@ -25,8 +29,12 @@ done
 bbdir="$build/busybox"
 need_bb=0
 [ -x "$bbdir/bin/busybox" ] || need_bb=1
+# bash for the kernel's own cpufreq selftests (tools/testing/selftests/cpufreq).
+bashdir="$build/bash-static"
+need_bash=0
+[ -x "$bashdir/bin/bash-static" ] || need_bash=1
 
-if [ -z "$missing" ] && [ $need_bb = 0 ]; then
+if [ -z "$missing" ] && [ $need_bb = 0 ] && [ $need_bash = 0 ]; then
 	exit 0
 fi
 
@@ -34,6 +42,7 @@ if [ $check = 1 ]; then
 	[ -n "$missing" ] && echo "missing packages:$missing" >&2 &&
 		echo "install them with: apt-get install -y$missing" >&2
 	[ $need_bb = 1 ] && echo "missing: board busybox in $bbdir" >&2
+	[ $need_bash = 1 ] && echo "missing: board bash in $bashdir" >&2
 	exit 1
 fi
 
@@ -61,17 +70,22 @@ if [ -n "$missing" ] || [ $arch_ok = 0 ]; then
 		apt-get install -y -q --no-install-recommends $missing
 fi
 
-if [ $need_bb = 1 ]; then
-	echo "deps: fetching busybox-static:armhf from the Debian archive"
+# fetch_armhf PACKAGE DIR FILE: unpack Debian's PACKAGE:armhf into DIR,
+# which must then hold the executable DIR/FILE.
+fetch_armhf() {
+	echo "deps: fetching $1:armhf from the Debian archive"
 	tmp=$(mktemp -d)
 	chmod 755 "$tmp"
-	if ! (cd "$tmp" && apt-get download -q busybox-static:armhf >/dev/null); then
+	if ! (cd "$tmp" && apt-get download -q "$1:armhf" >/dev/null); then
 		as_root apt-get update -q
-		(cd "$tmp" && apt-get download -q busybox-static:armhf >/dev/null)
+		(cd "$tmp" && apt-get download -q "$1:armhf" >/dev/null)
 	fi
-	rm -rf "$bbdir"
-	mkdir -p "$bbdir"
-	dpkg -x "$tmp"/busybox-static_*_armhf.deb "$bbdir"
+	rm -rf "$2"
+	mkdir -p "$2"
+	dpkg -x "$tmp/$1"_*_armhf.deb "$2"
 	rm -rf "$tmp"
-	[ -x "$bbdir/bin/busybox" ] || { echo "deps: busybox missing after unpack" >&2; exit 1; }
-fi
+	[ -x "$2/$3" ] || { echo "deps: $3 missing after unpacking $1" >&2; exit 1; }
+}
+
+[ $need_bb = 0 ] || fetch_armhf busybox-static "$bbdir" bin/busybox
+[ $need_bash = 0 ] || fetch_armhf bash-static "$bashdir" bin/bash-static

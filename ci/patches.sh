@@ -1,7 +1,8 @@
 #!/bin/sh
 # Export the kernel tree's commits on top of "base" back into
-# kernel-patches/ with git format-patch (the hand-written cover letter,
-# 0000-cover-letter.patch, is kept), and record the tree as in sync.
+# kernel-patches/ with git format-patch, refresh the shortlog and diffstat
+# of the hand-written cover letter (0000-cover-letter.patch, see
+# ci/cover.py), and record the tree as in sync.
 #
 #   ci/patches.sh BUILD_DIR
 set -eu
@@ -25,6 +26,7 @@ done
 mkdir -p "$top/kernel-patches"
 cp "$out"/*.patch "$top/kernel-patches/" 2>/dev/null || true
 rm -rf "$out"
+python3 "$top/ci/cover.py" "$src" "$top/kernel-patches"
 # The tree and the series are in sync: record it as ci/tree.sh does.
 h=$(git -C "$src" format-patch --zero-commit --no-signature --stdout base..HEAD |
 	sha256sum | cut -d' ' -f1)

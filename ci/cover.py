@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""Refresh kernel-patches/0000-cover-letter.patch from the kernel tree.
+
+The cover letter's subject and text (the "blurb") are written by hand in
+that file; its shortlog and diffstat come from git and go stale whenever a
+patch changes.  This keeps the hand-written parts and the Date, and
+regenerates the rest with git format-patch --cover-letter.
+
+  ci/cover.py KERNEL_TREE PATCH_DIR
+"""
+
+import email.utils
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+AUTHOR = ("Seed 437de848 maintainers",
+          "maintainers@users.noreply.a-seed-437de848.example")
+SHORTLOG = re.compile(r"^\S.* \(\d+\):$")
+
+
+def main():
+    tree, outdir = sys.argv[1], sys.argv[2]
+    path = os.path.join(outdir, "0000-cover-letter.patch")
+    subject, blurb, date = "*** SUBJECT HERE ***", "*** BLURB HERE ***\n", None
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read().split("\n")
+        for line in old:
+            if line.startswith("Subject: "):
+                subject = re.sub(r"^Subject: \[PATCH[^\]]*\] ", "", line)
+            if line.startswith("Date: ") and date is None:
+                date = line
+            if line == "":
+                break
+        body = old[old.index("") + 1:]
+        end = next((i for i, l in enumerate(body) if SHORTLOG.match(l)),
+                   len(body))
+        blurb = "\n".join(body[:end]).rstrip("\n") + "\n"
+
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["git", "-C", tree, "-c", "user.name=" + AUTHOR[0],
+                        "-c", "user.email=" + AUTHOR[1], "format-patch", "-q",
+                        "--zero-commit", "--no-signature", "--cover-letter",
+                        "-o", tmp, "base..HEAD"], check=True)
+        with open(os.path.join(tmp, "0000-cover-letter.patch")) as f:
+            new = f.read()
+    new = new.replace("*** SUBJECT HERE ***", subject)
+    new = new.replace("*** BLURB HERE ***\n", blurb)
+    if date:
+        new = re.sub(r"^Date: .*$", date, new, count=1, flags=re.M)
+    # Subject lines longer than 78 columns are folded by git: join them.
+    with open(path, "w") as f:
+        f.write(new)
+
+
+if __name__ == "__main__":
+    main()
