@@ -4,6 +4,11 @@
 #   make run      build what is stale, boot the board, show LEDs and cpufreq
 #   make check    build, boot the test image, run every test, report
 #   make check-debug  the same on the debug kernel (lockdep, KASAN, kmemleak)
+#   make bench    the governors on the same workloads, one boot: table and
+#                 plots in build/bench/ (BENCH_ARGS: options of ci/bench.py)
+#   make soak     DURATION seconds of governor switches, tunable writes, CPU
+#                 hotplug, module reloads, bursts and idle at once (VARIANT,
+#                 default module here), then the governor must still ramp
 #   make fit      a U-Boot FIT image + boot.scr for a real board (build/fit/)
 #   make fit-check  list the FIT, extract each part, compare with the build
 #   make fit-boot   boot it through U-Boot on QEMU, from SD card and TFTP
@@ -24,6 +29,11 @@ TIMEOUT     ?= 1500
 # TESTS=a,b: run only the in-guest tests matching these names (see
 # initramfs/run-tests.sh); empty runs them all.
 TESTS       ?=
+# Where make check keeps the consoles and results of its boots.
+CHECK_OUT   ?= $(BUILD)/check
+# make soak: seconds of soak; the variant is module unless VARIANT is given.
+DURATION    ?= 180
+SOAK_VARIANT := $(if $(filter file,$(origin VARIANT)),module,$(VARIANT))
 
 KSRC   := $(BUILD)/linux
 KOBJ   := $(BUILD)/obj-$(VARIANT)
@@ -33,7 +43,7 @@ INITRD := $(BUILD)/initramfs-$(VARIANT).cpio.gz
 QEMU   := python3 boot/qemu.py --kernel $(ZIMAGE) --dtb $(DTB) \
           --initrd $(INITRD) --smp $(SMP) --mem $(MEM)
 
-.PHONY: all deps tree kernel dtb initramfs run check check-debug patches \
+.PHONY: all deps tree kernel dtb initramfs run check check-debug soak bench patches \
 	fit fit-check fit-boot series-check shell clean distclean help
 
 all: kernel dtb initramfs
@@ -78,13 +88,29 @@ check: deps
 		$(MAKE) --no-print-directory VARIANT=$$v all; done
 	@python3 ci/check.py --build $(BUILD) --dtb $(DTB) \
 		--smp $(SMP) --mem $(MEM) --timeout $(TIMEOUT) \
-		--out $(BUILD)/check $(foreach v,$(VARIANTS),--variant $(v)) \
+		--out $(CHECK_OUT) $(foreach v,$(VARIANTS),--variant $(v)) \
 		$(if $(TESTS),--append "tests=$(TESTS)")
 
 # The whole suite on the debug kernel: the module variant with
 # arm/debug.config (lockdep, atomic-sleep, debug objects, kmemleak, KASAN).
 check-debug: deps
 	@$(MAKE) --no-print-directory check VARIANTS=module-debug TIMEOUT=5400
+
+# The soak (initramfs/soak.sh): counts, a table, "N passed, N failed".
+soak: deps
+	@$(MAKE) --no-print-directory VARIANT=$(SOAK_VARIANT) all
+	@python3 ci/soak.py --build $(BUILD) --dtb $(DTB) --smp $(SMP) \
+		--mem $(MEM) --variant $(SOAK_VARIANT) --duration $(DURATION) \
+		--out $(BUILD)/soak
+
+# The governor benchmark (ci/bench.py, initramfs/bench.sh): never part of
+# check; its numbers never fail.  See README "Benchmark".
+BENCH_ARGS ?=
+bench: deps
+	@$(MAKE) --no-print-directory VARIANT=builtin all
+	@python3 ci/bench.py --build $(BUILD) --variant builtin --dtb $(DTB) \
+		--dts dts/vexpress-v2p-ca9-cpufreq.dts --smp $(SMP) --mem $(MEM) \
+		--out $(BUILD)/bench $(BENCH_ARGS)
 
 patches:
 	@sh ci/patches.sh $(BUILD)

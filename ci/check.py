@@ -175,6 +175,18 @@ def tree_rows(build):
     return rows
 
 
+def hooksite_row(build, variant):
+    """The idle hook is patched code, a NOP until somebody listens."""
+    vmlinux = os.path.join(build, "obj-%s" % variant, "vmlinux")
+    r = subprocess.run([sys.executable, os.path.join(TOP, "ci/hooksite.py"),
+                        vmlinux], capture_output=True, text=True)
+    lines = (r.stdout + r.stderr).strip().splitlines()
+    return ("%s/host/idle hook in do_idle() is a NOP with no listener"
+            % variant, "PASS" if r.returncode == 0 else "FAIL",
+            "%d sites" % len(lines) if r.returncode == 0 else
+            (lines[-1] if lines else "hooksite.py failed"))
+
+
 def run_variant(a, variant):
     out = a.out
     log = os.path.join(out, "%s.console.log" % variant)
@@ -220,6 +232,7 @@ def run_variant(a, variant):
                  % variant, "FAIL" if splats else "PASS",
                  splats[0].strip()[:120] if splats else ""))
 
+    rows.append(hooksite_row(a.build, variant))
     rows.extend(led_rows(leds, variant, "tests=" in a.append))
     return rows, lines
 

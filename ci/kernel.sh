@@ -3,8 +3,10 @@
 #
 #   ci/kernel.sh BUILD_DIR VARIANT
 #
-# VARIANT names a fragment arm/VARIANT.config merged, after arm/board.config
-# and arm/trim.config, onto vexpress_defconfig.  Objects go to
+# VARIANT names fragments arm/NAME.config merged, after arm/board.config
+# and arm/trim.config, onto vexpress_defconfig: "module" is
+# arm/module.config, "module-debug" is arm/module.config then
+# arm/debug.config.  Objects go to
 # BUILD_DIR/obj-VARIANT; the result is BUILD_DIR/obj-VARIANT/arch/arm/boot/
 # zImage and the modules in that tree.  Kbuild rebuilds only what changed.
 set -eu
@@ -21,12 +23,18 @@ src=$build/linux
 obj=$(cd "$build" && pwd)/obj-$variant
 jobs=${JOBS:-$(( $(nproc) + 1 ))}
 
-frags="$top/arm/board.config $top/arm/trim.config $top/arm/$variant.config"
+frags="$top/arm/board.config $top/arm/trim.config"
+for part in $(echo "$variant" | tr '-' ' '); do
+	frags="$frags $top/arm/$part.config"
+done
 for f in $frags; do
 	[ -f "$f" ] || { echo "kernel: no config fragment $f" >&2; exit 1; }
 done
 
 export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
+# Hash paths relative to the build folder, so ccache shares objects between
+# build folders laid out alike (ci/series-check.sh, fresh clones).
+export CCACHE_BASEDIR="$(cd "$build" && pwd)"
 cc="arm-linux-gnueabihf-gcc"
 command -v ccache >/dev/null && cc="ccache $cc"
 mkdir -p "$obj"
