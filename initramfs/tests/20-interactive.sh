@@ -9,8 +9,9 @@
 . /lib/board.sh
 
 IA=$CPUFREQ/interactive
-TICK_US=10000	# HZ=100
-ktap_plan 27
+# One tick, from the running kernel's CONFIG_HZ.
+TICK_US=$((1000000 / $(zcat /proc/config.gz | sed -n "s/^CONFIG_HZ=//p")))
+ktap_plan 28
 
 old_gov=$(cat $POLICY/scaling_governor)
 ktap_check "interactive is selectable" set_governor interactive
@@ -36,30 +37,39 @@ burst() {
 # Ramp: from min, first cpu_frequency >= hispeed after NAME_start.
 hispeed=$(cat $IA/hispeed_freq)
 rate=$(cat $IA/timer_rate)
+mst=$(cat $IA/min_sample_time)
+fmin=$(cat $POLICY/scaling_min_freq)
 burst ramp 1 500
 trace_lines > /tmp/ramp.trace
-set -- $(awk -v hs="$hispeed" '
+set -- $(awk -v hs="$hispeed" -v fmin="$fmin" '
 	/tracing_mark_write: ramp_start/ { s = $1 }
 	/tracing_mark_write: ramp_end/ { e = $1 }
 	/decision=raise/ && s && !dec { dec = $1 }
 	/cpu_frequency:/ && s && !up { split($3, f, "="); if (f[2] + 0 >= hs) up = $1 }
 	/cpu_frequency:/ && up && !e { split($3, f, "="); if (f[2] + 0 < hs) dip = 1 }
 	/cpu_frequency:/ && e && !down { split($3, f, "="); if (f[2] + 0 < hs) down = $1 }
-	END { printf "%d %d %d %d %d\n", (up - s) * 1e6, dip, (down - e) * 1e6, down ? 1 : 0, dec ? (dec - s) * 1e6 : -1 }' /tmp/ramp.trace)
-ramp_us=$1 dip=$2 hold_us=$3 dropped=$4 decide_us=$5
-# The oscillator is written over the Versatile Express config bus, whose
-# driver sleeps at least one tick per transaction: the speed lands some
-# ticks after the governor's decision.  The contract is the decision.
-ktap_diag "burst start -> raise decision: $decide_us us (bound $((rate + 2 * TICK_US)) us)"
-ktap_diag "burst start -> >= $hispeed kHz: $ramp_us us (decision + config bus)"
+	/cpu_frequency:/ && e && !mn { split($3, f, "="); if (f[2] + 0 == fmin) mn = $1 }
+	END { printf "%d %d %d %d %d %d\n", up ? (up - s) * 1e6 : -1, dip,
+		(down - e) * 1e6, down ? 1 : 0, dec ? (dec - s) * 1e6 : -1,
+		mn ? (mn - e) * 1e6 : -1 }' /tmp/ramp.trace)
+ramp_us=$1 dip=$2 hold_us=$3 dropped=$4 decide_us=$5 min_us=$6
+bound=$((rate + 2 * TICK_US))
+ktap_diag "burst start -> raise decision: $decide_us us, -> >= $hispeed kHz: $ramp_us us (bound $bound us)"
 ktap_check "decides to ramp to hispeed within timer_rate + 2 ticks" \
-	[ "$decide_us" -ge 0 -a "$decide_us" -le $((rate + 2 * TICK_US)) ]
-ktap_check "runs at hispeed while the task runs" \
-	[ "$ramp_us" -gt 0 -a "$ramp_us" -lt 500000 ]
+	[ "$decide_us" -ge 0 -a "$decide_us" -le $bound ]
+ktap_check "reaches hispeed (power:cpu_frequency) within timer_rate + 2 ticks" \
+	[ "$ramp_us" -ge 0 -a "$ramp_us" -le $bound ]
 ktap_eq "stays at hispeed or above while the task runs" "$dip" 0
-ktap_diag "burst end -> first drop: $hold_us us"
+ktap_diag "burst end -> first drop: $hold_us us, -> minimum: $min_us us"
 ktap_check "holds for min_sample_time after the task stops" \
-	[ "$dropped" = 1 -a "$hold_us" -ge 20000 ]
+	[ "$dropped" = 1 -a "$hold_us" -ge "$mst" ]
+# Down from hispeed takes at most two lowering steps (the load since the
+# last change first asks for max * load / 100, then the idle CPU for the
+# minimum), each after the speed was held min_sample_time and at the next
+# evaluation, timer_rate later at most; plus 2 ticks of timer slack.
+down_bound=$((2 * (mst + rate) + 2 * TICK_US))
+ktap_check "reaches the minimum within 2 x (min_sample_time + timer_rate) + 2 ticks" \
+	[ "$min_us" -ge 0 -a "$min_us" -le $down_bound ]
 ktap_check "back at the minimum a second after the burst" wait_min 5
 
 # A larger min_sample_time visibly delays the ramp down.
