@@ -25,7 +25,7 @@
 # same as the empty loop, which is the kernel without the series.
 . /lib/board.sh
 
-ROUNDS=${HOOKCOST_ROUNDS:-5}
+ROUNDS=${HOOKCOST_ROUNDS:-${BENCH_REPS:-5}}
 TRIPS=${HOOKCOST_TRIPS:-3000}
 D=/sys/kernel/debug/idle_bench
 

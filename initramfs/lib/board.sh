@@ -82,3 +82,12 @@ trace_lines() {
 wait_min() {
 	wait_for $POLICY/scaling_cur_freq "$1" "$(cat $POLICY/scaling_min_freq)"
 }
+
+# settle_min DS: after a disturbance (switching trace events patches kernel
+# text with stop_machine on every CPU, which a governor sees as load), give
+# the governor time to react to it, then wait up to DS deciseconds for the
+# minimum speed.
+settle_min() {
+	sleep 0.3
+	wait_min "$1"
+}
