@@ -30,12 +30,22 @@ mkdir -p "$stage/bin" "$stage/usr/bin" "$stage/lib" "$stage/tests" \
 	"$stage/extra-tests" "$stage/dev" "$stage/proc" "$stage/sys" "$stage/tmp"
 cp "$build/busybox/bin/busybox" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
-for f in init demo.sh run-tests.sh bench.sh; do
+# bash and the kernel's own cpufreq selftests, unchanged, for
+# tests/50-kselftest-cpufreq.sh.
+cp "$build/bash-static/bin/bash-static" "$stage/bin/bash"
+mkdir -p "$stage/kselftest"
+cp -r "$src/tools/testing/selftests/cpufreq" "$stage/kselftest/cpufreq"
+for f in init demo.sh run-tests.sh bench.sh soak.sh; do
 	[ -f "$top/initramfs/$f" ] && install -m 755 "$top/initramfs/$f" "$stage/$f"
 done
 cp "$top"/initramfs/lib/*.sh "$stage/lib/"
 for t in "$top"/initramfs/tests/*; do
 	[ -f "$t" ] && install -m 755 "$t" "$stage/tests/"
+done
+# The benchmark's parts, run by /bench.sh (make bench).
+mkdir -p "$stage/bench"
+for b in "$top"/initramfs/bench/*; do
+	[ -f "$b" ] && install -m 755 "$b" "$stage/bench/"
 done
 
 # Guest helpers: every initramfs/src/NAME.c becomes /usr/bin/NAME.

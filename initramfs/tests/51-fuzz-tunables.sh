@@ -1,0 +1,125 @@
+#!/bin/sh
+# Fuzz every writable file of cpufreq/interactive/ and the policy's
+# scaling_* files with fuzzwr (initramfs/src/fuzzwr.c): random bytes, long
+# strings, signs, hex, huge numbers, embedded NULs, newlines, governor
+# names.  Each write must be rejected with EINVAL and leave the value as it
+# was, or be accepted and read back as the value the kernel's parser makes
+# of it (a number within the tunable's bounds, a listed frequency, a listed
+# governor); fuzzwr models what each store must accept.  Then the defaults
+# go back, the governor must still ramp on a burst, and the kernel log must
+# have stayed clean.
+#
+# The payloads follow from the seed (printed; fuzz_seed=N on the kernel
+# command line changes it) and each file's name; fuzz_n=N sets the writes
+# per file.  A mismatch prints the payload index: "fuzzwr -s SEED -n N
+# -r INDEX FILE RULE" replays it.
+. /lib/ktap.sh
+. /lib/board.sh
+. /lib/health.sh
+
+IA=$CPUFREQ/interactive
+SEED=20120206
+N=600
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	fuzz_seed=*) SEED=${arg#fuzz_seed=} ;;
+	fuzz_n=*) N=${arg#fuzz_n=} ;;
+	esac
+done
+TICK_US=10000	# HZ=100: timer_rate's lower bound
+
+old_gov=$(cat $POLICY/scaling_governor)
+splats0=$(splat_count)
+set_governor interactive
+cpu_min=$(cat $POLICY/cpuinfo_min_freq)
+cpu_max=$(cat $POLICY/cpuinfo_max_freq)
+freqs=$(tr ' ' '\n' < $POLICY/scaling_available_frequencies | grep . | tr '\n' ',')
+govs=$(tr ' ' '\n' < $POLICY/scaling_available_governors | grep . | tr '\n' ',')
+
+# writable DIR PATTERN: the files of DIR matching PATTERN with a w bit.
+writable() {
+	ls -l "$1" | awk -v p="$2" '$1 ~ /^-.*w/ && $NF ~ p { print $NF }'
+}
+# rule FILE: what fuzzwr must expect of FILE ("" when there is no rule).
+rule() {
+	case "$1" in
+	hispeed_freq) echo "uint:$cpu_min:$cpu_max" ;;
+	go_hispeed_load) echo "uint:1:100" ;;
+	min_sample_time) echo "uint:0:10000000" ;;
+	timer_rate) echo "uint:$TICK_US:10000000" ;;
+	scaling_min_freq | scaling_max_freq) echo "freq:${freqs%,}" ;;
+	scaling_governor) echo "gov:${govs%,}" ;;
+	scaling_setspeed) echo "none" ;;
+	esac
+}
+
+ia_files=$(writable $IA .)
+sc_files=$(writable $POLICY '^scaling_')
+set -- $ia_files $sc_files
+ktap_plan $(($# + 5))
+ktap_diag "seed $SEED, $N writes per file; frequencies ${freqs%,}; governors ${govs%,}"
+
+norule=
+for f in $ia_files $sc_files; do [ -n "$(rule $f)" ] || norule="$norule $f"; done
+ktap_eq "every writable file has a fuzz rule" "${norule# }" ""
+
+defaults=
+for f in $ia_files; do defaults="$defaults $f=$(cat $IA/$f)"; done
+
+WRITES=0
+# fuzz NAME DIR FILE RULE: one fuzzwr run, one KTAP case.
+fuzz() {
+	out=/tmp/fuzz.$3.out
+	fuzzwr -s $SEED -n $N "$2/$3" "$4" > $out 2>&1
+	rc=$?
+	grep -m 10 -v ': .* writes, ' $out | sed 's/^/# /'
+	sum=$(grep ': .* writes, ' $out)
+	ktap_diag "${sum:-fuzzwr printed no summary}"
+	set -- $sum
+	WRITES=$((WRITES + ${3:-0}))
+	[ -n "$sum" ] && [ $rc = 0 ]
+}
+
+for f in $ia_files; do
+	r=$(rule $f)
+	if [ -z "$r" ]; then ktap_fail "interactive/$f: no rule"; continue; fi
+	ktap_check "interactive/$f: fuzzed writes answered as the model says" \
+		fuzz "$f" $IA $f "$r"
+done
+for f in $defaults; do wr $IA/${f%%=*} ${f#*=}; done
+
+for f in $sc_files; do
+	r=$(rule $f)
+	if [ -z "$r" ]; then ktap_fail "$f: no rule"; continue; fi
+	ktap_check "$f: fuzzed writes answered as the model says" fuzz $f $POLICY $f "$r"
+	# Back to the full range and to interactive after each file.
+	wr $POLICY/scaling_max_freq $cpu_max
+	wr $POLICY/scaling_min_freq $cpu_min
+	set_governor interactive
+done
+
+# scaling_setspeed once more, with the governor that takes it.
+set_governor userspace
+ktap_check "scaling_setspeed (userspace): fuzzed writes answered as the model says" \
+	fuzz setspeed $POLICY scaling_setspeed "speed:${freqs%,}"
+set_governor interactive
+ktap_diag "$WRITES fuzzed writes in all"
+
+bad=
+for f in $defaults; do
+	wr $IA/${f%%=*} ${f#*=}
+	[ "$(cat $IA/${f%%=*})" = "${f#*=}" ] || bad="$bad ${f%%=*}"
+done
+ktap_eq "the tunables take their defaults back" "${bad# }" ""
+if ramps_on_burst 1; then
+	ktap_diag "burst on cpu1 after the fuzzing: up to $RAMP_FREQ kHz"
+	ktap_ok "the governor still ramps to hispeed_freq on a burst"
+else
+	ktap_diag "burst on cpu1 after the fuzzing: only up to $RAMP_FREQ kHz"
+	ktap_fail "the governor still ramps to hispeed_freq on a burst"
+fi
+n=$(splat_count)
+[ "$n" = "$splats0" ] || splat_lines $splats0 | sed 's/^/# /'
+ktap_eq "no new warning, oops or lockdep report in the kernel log" "$n" "$splats0"
+set_governor "$old_gov"
+ktap_done
