@@ -43,12 +43,32 @@ SPLATS = [
     r"detected stalls? on CPU",
     r"self-detected stall",
     r"blocked for more than",
-    r"kmemleak: \d+ new suspected memory leaks",
+    r"kmemleak: [0-9]+ new suspected memory leaks",
     r"KASAN",
     r"UBSAN",
     r"Call [Tt]race:",
 ]
+# Written in the common subset of Python and POSIX extended regular
+# expressions: ci/initramfs.sh gives the guest the same list (the
+# reliability tests and the soak scan dmesg with grep -E).
 SPLAT = re.compile("|".join(SPLATS))
+
+
+def report(rows):
+    """Print the rows as a table and "N passed, N failed[, N skipped]";
+    return the number of failed rows."""
+    width = max(len(n) for n, _, _ in rows)
+    print()
+    for name, status, note in rows:
+        print("%-4s  %-*s  %s" % (status, width, name, note))
+    passed = sum(1 for _, s, _ in rows if s == "PASS")
+    failed = sum(1 for _, s, _ in rows if s == "FAIL")
+    skipped = sum(1 for _, s, _ in rows if s == "SKIP")
+    print()
+    print("%d passed, %d failed%s" % (passed, failed,
+                                       ", %d skipped" % skipped if skipped
+                                       else ""))
+    return failed
 
 
 class Case:
@@ -260,20 +280,10 @@ def main():
             allf.write("===== %s =====\n" % v)
             allf.write("\n".join(lines) + "\n")
 
-    width = max(len(n) for n, _, _ in rows)
-    print()
-    for name, status, note in rows:
-        print("%-4s  %-*s  %s" % (status, width, name, note))
-    passed = sum(1 for _, s, _ in rows if s == "PASS")
-    failed = sum(1 for _, s, _ in rows if s == "FAIL")
-    skipped = sum(1 for _, s, _ in rows if s == "SKIP")
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump([{"name": n, "status": s, "note": t} for n, s, t in rows],
                   f, indent=1)
-    print()
-    print("%d passed, %d failed%s" % (passed, failed,
-                                       ", %d skipped" % skipped if skipped else ""))
-    return 1 if failed else 0
+    return 1 if report(rows) else 0
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import check  # noqa: E402  (same folder: KTAP parser, SPLAT patterns)
+import check  # noqa: E402  (same folder: KTAP parser, SPLAT patterns, report)
 
 TOP = os.path.dirname(HERE)
 
@@ -96,18 +96,7 @@ def main():
     for line in ktap:
         if line.strip().startswith("#"):
             print(line.strip())
-    width = max(len(n) for n, _, _ in rows)
-    print()
-    for name, st, note in rows:
-        print("%-4s  %-*s  %s" % (st, width, name, note))
-    passed = sum(1 for _, s, _ in rows if s == "PASS")
-    failed = sum(1 for _, s, _ in rows if s == "FAIL")
-    skipped = sum(1 for _, s, _ in rows if s == "SKIP")
-    print()
-    print("%d passed, %d failed%s" % (passed, failed,
-                                       ", %d skipped" % skipped if skipped
-                                       else ""))
-    return 1 if failed else 0
+    return 1 if check.report(rows) else 0
 
 
 if __name__ == "__main__":
