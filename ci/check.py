@@ -25,6 +25,9 @@ TOP = os.path.dirname(HERE)
 
 RESULT = re.compile(r"^(\s*)(ok|not ok)\s+(\d+)\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(.*))?$")
 PLAN = re.compile(r"^(\s*)1\.\.(\d+)\s*$")
+DIAG = re.compile(r"^(\s*)#\s?(.*)$")
+# Diagnostic lines kept per failed case, for the summary at the end.
+DIAG_KEEP = 30
 
 # What makes a kernel log unclean.
 SPLATS = [
@@ -54,13 +57,22 @@ SPLATS = [
 SPLAT = re.compile("|".join(SPLATS))
 
 
-def report(rows):
-    """Print the rows as a table and "N passed, N failed[, N skipped]";
-    return the number of failed rows."""
+def report(rows, diags=None):
+    """Print the rows as a table, then each failure again with the
+    diagnostics its test printed before it (diags: row name -> lines), then
+    "N passed, N failed[, N skipped]"; return the number of failed rows."""
     width = max(len(n) for n, _, _ in rows)
     print()
     for name, status, note in rows:
         print("%-4s  %-*s  %s" % (status, width, name, note))
+    failures = [(n, t) for n, s, t in rows if s == "FAIL"]
+    if failures:
+        print()
+        print("Failures:")
+        for name, note in failures:
+            print("  %s%s" % (name, "  (%s)" % note if note else ""))
+            for line in (diags or {}).get(name, []):
+                print("    # %s" % line)
     passed = sum(1 for _, s, _ in rows if s == "PASS")
     failed = sum(1 for _, s, _ in rows if s == "FAIL")
     skipped = sum(1 for _, s, _ in rows if s == "SKIP")
@@ -72,11 +84,12 @@ def report(rows):
 
 
 class Case:
-    def __init__(self, name, ok, directive="", children=None):
+    def __init__(self, name, ok, directive="", children=None, diag=None):
         self.name = name
         self.ok = ok
         self.directive = directive or ""
         self.children = children or []
+        self.diag = diag or []      # "# " lines just before the result
 
     @property
     def skipped(self):
@@ -86,10 +99,15 @@ class Case:
 def parse_ktap(lines):
     """Parse nested KTAP; return (top-level cases, top-level plan)."""
     pending = {}          # indent -> results seen at that indent, not yet owned
+    diag = []             # diagnostics since the last result
     plan = None
     for line in lines:
         line = line.rstrip("\r\n")
         if line.startswith("["):      # a kernel message on the console
+            continue
+        m = DIAG.match(line)
+        if m:
+            diag.append(m.group(2))
             continue
         m = PLAN.match(line)
         if m and len(m.group(1)) == 0 and plan is None:
@@ -100,7 +118,8 @@ def parse_ktap(lines):
             continue
         indent = len(m.group(1).expandtabs(8))
         case = Case(m.group(4).strip() or "test %s" % m.group(3),
-                    m.group(2) == "ok", m.group(5))
+                    m.group(2) == "ok", m.group(5), diag=diag[-DIAG_KEEP:])
+        diag = []
         deeper = [i for i in pending if i > indent]
         for i in sorted(deeper):
             case.children.extend(pending.pop(i))
@@ -109,18 +128,23 @@ def parse_ktap(lines):
     return top, plan
 
 
-def leaves(case, path):
-    """Flatten a case into (name, status, note) rows."""
+def leaves(case, path, diags=None):
+    """Flatten a case into (name, status, note) rows; with diags (a dict),
+    record the diagnostics of each failed row under its name."""
     name = path + [case.name]
     if not case.children:
         status = "SKIP" if case.skipped else ("PASS" if case.ok else "FAIL")
+        if status == "FAIL" and diags is not None:
+            diags["/".join(name)] = case.diag
         yield "/".join(name), status, case.directive
         return
     for c in case.children:
-        yield from leaves(c, name)
+        yield from leaves(c, name, diags)
     if not case.ok and all(c.ok for c in case.children):
         # Every case passed but the test as a whole did not (exit status,
         # time-out, missing results): that is a failure of its own.
+        if diags is not None:
+            diags["/".join(name)] = case.diag
         yield "/".join(name), "FAIL", case.directive or "test failed as a whole"
 
 
@@ -233,12 +257,13 @@ def run_variant(a, variant):
     with open(log, errors="replace") as f:
         lines = f.read().splitlines()
 
-    rows = []
+    rows, d = [], {}
     tests, closed = section(lines, "### TESTS BEGIN", "### TESTS END")
     top, plan = parse_ktap(tests)
     for case in top:
         rows.extend((variant + "/" + n, s, note)
-                    for n, s, note in leaves(case, []))
+                    for n, s, note in leaves(case, [], d))
+    a.diags.update((variant + "/" + n, v) for n, v in d.items())
 
     why = {0: "", 3: "the guest panicked", 124: "the guest hung: killed by the time-out"}
     rows.append(("%s/host/guest ran every test and powered off" % variant,
@@ -247,7 +272,13 @@ def run_variant(a, variant):
                  ("" if closed and plan == len(top) else
                   "%d of %s test results" % (len(top), plan))))
 
+    if not (status == 0 and closed and plan == len(top)):
+        a.diags[rows[-1][0]] = [l.rstrip() for l in lines[-15:]]
     splats = [l for l in lines if SPLAT.search(l)]
+    if splats:
+        first = lines.index(splats[0])
+        a.diags["%s/host/kernel log has no warning, oops or lockdep report"
+                % variant] = [l.rstrip() for l in lines[first:first + 25]]
     rows.append(("%s/host/kernel log has no warning, oops or lockdep report"
                  % variant, "FAIL" if splats else "PASS",
                  splats[0].strip()[:120] if splats else ""))
@@ -270,6 +301,7 @@ def main():
     p.add_argument("--verbose", action="store_true",
                    default=bool(os.environ.get("V")))
     a = p.parse_args()
+    a.diags = {}
     os.makedirs(a.out, exist_ok=True)
 
     rows = tree_rows(a.build)
@@ -283,7 +315,7 @@ def main():
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump([{"name": n, "status": s, "note": t} for n, s, t in rows],
                   f, indent=1)
-    return 1 if report(rows) else 0
+    return 1 if report(rows, a.diags) else 0
 
 
 if __name__ == "__main__":

@@ -4,9 +4,11 @@
  * ftrace buffer so tests can time the governor against the load in guest
  * time.
  *
- *   burn [-c CPU] [-t MS] [-n NAME]
+ *   burn [-c CPU] [-w MS] [-t MS] [-n NAME]
  *
- * -c pins the process to CPU (default: where it runs), -t spins for MS
+ * -c pins the process to CPU (default: where it runs), -w sleeps MS
+ * milliseconds on that CPU first (default 0), so that the load of starting
+ * the process is over before the burst starts, -t spins for MS
  * milliseconds of CLOCK_MONOTONIC (default 1000), -n names the markers
  * "NAME_start cpu=N" and "NAME_end cpu=N" written to trace_marker
  * (default "burn").  Exits 0, or 1 on a bad argument or affinity error.
@@ -55,15 +57,19 @@ static int parse_int(const char *s, long *v)
 int main(int argc, char **argv)
 {
 	const char *name = "burn";
-	long cpu = -1, ms = 1000;
+	long cpu = -1, ms = 1000, wait_ms = 0;
 	volatile unsigned long spin = 0;
 	long long end;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:t:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:w:t:n:")) != -1) {
 		switch (opt) {
 		case 'c':
 			if (parse_int(optarg, &cpu))
+				goto usage;
+			break;
+		case 'w':
+			if (parse_int(optarg, &wait_ms))
 				goto usage;
 			break;
 		case 't':
@@ -88,9 +94,17 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	cpu = sched_getcpu();
-
 	marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+	if (wait_ms) {
+		struct timespec ts = {
+			.tv_sec = wait_ms / 1000,
+			.tv_nsec = wait_ms % 1000 * 1000000L,
+		};
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+	}
+	cpu = sched_getcpu();
 	mark(name, "start", cpu);
 	end = now_ns() + ms * 1000000LL;
 	while (now_ns() < end)
@@ -100,6 +114,6 @@ int main(int argc, char **argv)
 	return 0;
 
 usage:
-	fprintf(stderr, "usage: burn [-c CPU] [-t MS] [-n NAME]\n");
+	fprintf(stderr, "usage: burn [-c CPU] [-w MS] [-t MS] [-n NAME]\n");
 	return 1;
 }
