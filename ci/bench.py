@@ -686,7 +686,7 @@ C = {cap}, OPP voltages): P = C·V²·f, {power}; energy = ∫P dt over the \
 modelled execution of the workload's work only (idle CPUs, other tasks and \
 static power count nothing).
 - Idle wakeups: governor callbacks that ran between idle_start and idle_end \
-(any CPU): `timer_expire_entry` of interactive_timer; \
+(any CPU): `timer_expire_entry` of interactive_timer and interactive_slack_timer; \
 `sched_kthread_work_execute_start` of interactive_up_work (SCHED_FIFO thread) \
 and sugov_work (schedutil's thread); `workqueue_execute_start` of \
 interactive_down_work and dbs_work_handler (ondemand, conservative).  Each \

@@ -46,7 +46,7 @@ WORK_US=5000
 # Callbacks of the governors: interactive's timer, up (kthread) and down
 # (workqueue) work; ondemand/conservative's dbs_work_handler (queued by
 # their irq_work); schedutil's sugov_work (kthread, queued by its irq_work).
-GOV_FN='^(interactive_timer|interactive_up_work|interactive_down_work|dbs_work_handler|sugov_work)$'
+GOV_FN='^(interactive_timer|interactive_slack_timer|interactive_up_work|interactive_down_work|dbs_work_handler|sugov_work)$'
 
 case "$REPS" in ''|*[!0-9]*|0) echo "bad BENCH_REPS '$REPS'" >&2; exit 1 ;; esac
 [ -w $TRACING/trace_marker ] || { echo "no ftrace" >&2; exit 1; }

@@ -9,7 +9,10 @@
  * Payloads: numbers in and out of range, signs, hex, octal, exponents, huge
  * numbers, governor names and their mutations, random bytes, long strings
  * (up to 8 KiB, past the page that sysfs passes on), embedded NULs,
- * newlines and blanks around all of these, and the empty write.  They
+ * newlines and blanks around all of these, and the empty write; for a
+ * bands: rule also band strings, valid and broken (unsorted, repeated or
+ * zero frequencies, even counts, empty tokens, doubled or other
+ * separators, values out of range, more than 31 tokens).  They
  * follow from SEED and FILE's name alone, so a run is reproduced by the
  * same SEED; -r INDEX writes only payload number INDEX of that sequence.
  *
@@ -18,6 +21,19 @@
  *
  *   uint:MIN:MAX  kstrtouint(, 10) within [MIN, MAX]: accepted and reads
  *                 back as that number; else EINVAL (interactive tunables)
+ *   int:MIN:MAX   the same with kstrtoint(, 10): a '-' may lead, the value
+ *                 must fit an int, reads back "%d" (timer_slack)
+ *   bands:VMIN:VMAX
+ *                 "VALUE FREQ:VALUE ..." as the interactive governor's
+ *                 store parses it: leading and trailing blanks (isspace)
+ *                 stripped, split at each ' ' and ':' (strsep), every token
+ *                 kstrtouint(, 10), VALUEs in [VMIN, VMAX], FREQs nonzero
+ *                 and strictly ascending, an odd count of at most 31
+ *                 tokens: accepted and reads back as "V F:V F:V"; else
+ *                 EINVAL (target_loads, above_hispeed_delay)
+ *   wo            write-only: accepted when kstrtouint(, 10) takes it
+ *                 (any value), else EINVAL; the file is never read, so
+ *                 nothing is checked after the write (boostpulse)
  *   freq:F1,F2..  sscanf("%lu") and a frequency QoS request: accepted when
  *                 a decimal digit follows the leading blanks and the value,
  *                 as the s32 that freq_qos_update_request() takes, is >= 0
@@ -56,11 +72,16 @@
 #define STORE_MAX 4096		/* sysfs hands ->store() at most PAGE_SIZE */
 #define PAY_MAX 8300
 #define LIST_MAX 32
+#define BANDS_MAX 31		/* MAX_BAND_VALUES: tokens a band string takes */
+#define VAL_MAX 512		/* a value read back, or the model's want */
 
-enum rule { R_UINT, R_FREQ, R_SPEED, R_GOV, R_NONE };
+enum rule { R_UINT, R_INT, R_BANDS, R_WO, R_FREQ, R_SPEED, R_GOV, R_NONE };
 
 static enum rule rule;
-static unsigned long long lo, hi;	/* R_UINT bounds, or the list's span */
+/*
+ * R_UINT/R_BANDS bounds (R_INT's as two's complement), or the list's span.
+ */
+static unsigned long long lo, hi;
 static char list[LIST_MAX][32];		/* R_FREQ/R_SPEED/R_GOV values */
 static int nlist;
 static const char *file;
@@ -119,14 +140,12 @@ static int k_isspace(unsigned char c)
 	return (c >= 9 && c <= 13) || c == ' ' || c == 0xa0;
 }
 
-/* kstrtouint(s, 10, &v) == 0 */
-static int model_kstrtouint(const char *s, unsigned long long *v)
+/* _kstrtoull(s, 10, &v) == 0: no sign, digits, an optional newline */
+static int model_kstrtoull(const char *s, unsigned long long *v)
 {
 	unsigned long long res = 0;
 	int n = 0;
 
-	if (*s == '+')
-		s++;
 	for (; *s >= '0' && *s <= '9'; s++, n++) {
 		unsigned int d = *s - '0';
 
@@ -138,9 +157,79 @@ static int model_kstrtouint(const char *s, unsigned long long *v)
 		return 0;
 	if (*s == '\n')
 		s++;
-	if (*s || res > 0xffffffffULL)
+	if (*s)
 		return 0;
 	*v = res;
+	return 1;
+}
+
+/* kstrtouint(s, 10, &v) == 0 */
+static int model_kstrtouint(const char *s, unsigned long long *v)
+{
+	unsigned long long res;
+
+	if (*s == '+')
+		s++;
+	if (!model_kstrtoull(s, &res) || res > 0xffffffffULL)
+		return 0;
+	*v = res;
+	return 1;
+}
+
+/*
+ * kstrtoint(s, 10, &v) == 0.  kstrtoll() parses what follows a '-' with
+ * _kstrtoull(), which takes no '+': "-+5" is EINVAL, "+-5" too.
+ */
+static int model_kstrtoint(const char *s, long long *v)
+{
+	unsigned long long res;
+
+	if (*s == '-') {
+		if (!model_kstrtoull(s + 1, &res) || res > 0x80000000ULL)
+			return 0;
+		*v = -(long long)res;
+		return 1;
+	}
+	if (*s == '+')
+		s++;
+	if (!model_kstrtoull(s, &res) || res > 0x7fffffffULL)
+		return 0;
+	*v = (long long)res;
+	return 1;
+}
+
+/*
+ * interactive_parse_bands(s, lo, hi) == 0: strim(), strsep(" :"), each
+ * token kstrtouint(); values (even tokens) in [lo, hi], frequencies (odd
+ * tokens) nonzero and strictly ascending; an odd count, at most BANDS_MAX.
+ * On success *want is what the file reads back: "V F:V F:V".
+ */
+static int model_bands(const char *s, char *want, size_t wsz)
+{
+	char c[STORE_MAX + 1], *end, *rest, *tok;
+	unsigned long long v[BANDS_MAX];
+	size_t len = strnlen(s, STORE_MAX), o;
+	unsigned int n = 0, i;
+
+	memcpy(c, s, len);
+	c[len] = 0;
+	for (end = c + len; end > c && k_isspace((unsigned char)end[-1]); )
+		*--end = 0;
+	for (rest = c; k_isspace((unsigned char)*rest); )
+		rest++;
+	while ((tok = strsep(&rest, " :"))) {
+		if (n == BANDS_MAX || !model_kstrtouint(tok, &v[n]))
+			return 0;
+		if (n % 2 ? !v[n] || (n > 1 && v[n] <= v[n - 2]) :
+			    v[n] < lo || v[n] > hi)
+			return 0;
+		n++;
+	}
+	if (n % 2 == 0)
+		return 0;
+	o = snprintf(want, wsz, "%llu", v[0]);
+	for (i = 1; i + 1 < n && o < wsz; i += 2)
+		o += snprintf(want + o, wsz - o, " %llu:%llu", v[i], v[i + 1]);
 	return 1;
 }
 
@@ -178,13 +267,15 @@ static int model_gov(const char *s)
 
 /*
  * What the store must do with the current payload: 1 accept, 0 reject.
- * For R_UINT and R_GOV, *want is what the file must read back.
+ * For R_UINT, R_INT, R_BANDS and R_GOV, *want is what the file must read
+ * back.
  */
 static int expect(char *want, size_t wsz)
 {
 	char s[STORE_MAX + 1];
 	size_t n = plen < STORE_MAX ? plen : STORE_MAX;
 	unsigned long long v;
+	long long sv;
 	int32_t q;
 	int g;
 
@@ -197,6 +288,19 @@ static int expect(char *want, size_t wsz)
 			return 0;
 		snprintf(want, wsz, "%llu", v);
 		return 1;
+	case R_INT:
+		if (!model_kstrtoint(s, &sv) || sv < (long long)lo || sv > (long long)hi)
+			return 0;
+		snprintf(want, wsz, "%lld", sv);
+		return 1;
+	case R_BANDS:
+		if (!model_bands(s, want, wsz)) {
+			*want = 0;
+			return 0;
+		}
+		return 1;
+	case R_WO:
+		return model_kstrtouint(s, &v);
 	case R_FREQ:
 		if (!model_scan_ull(s, &v))
 			return 0;
@@ -241,6 +345,15 @@ static const char *const suffixes[] = {
 	" 5", "\nabc", "-", "+", "0", "\xa0", "\f", "\v",
 };
 
+/* A number of the rule's range: signed for R_INT. */
+static void putn(unsigned long long v)
+{
+	if (rule == R_INT)
+		putf("%lld", (long long)v);
+	else
+		putf("%llu", v);
+}
+
 /* A number near the interesting values of the rule. */
 static void gen_number(void)
 {
@@ -252,18 +365,22 @@ static void gen_number(void)
 		if ((rule == R_FREQ || rule == R_SPEED) && nlist && rnd(2))
 			puts_(list[rnd(nlist)]);
 		else
-			putf("%llu", lo + next64() % (span ? span : 1));
+			putn(lo + next64() % (span ? span : 1));
 		break;
 	case 2: {
 		unsigned long long e[] = { lo - 1, lo, lo + 1, hi - 1, hi, hi + 1 };
 
-		putf("%llu", e[rnd(6)]);
+		putn(e[rnd(6)]);
 		break;
 	}
 	case 3:
+		if (rule == R_INT && rnd(2))
+			puts_("-");	/* -2147483648 and its neighbours */
 		puts_(boundaries[rnd(sizeof(boundaries) / sizeof(*boundaries))]);
 		break;
 	case 4:
+		if (rule == R_INT && rnd(2))
+			puts_("-");
 		putf("%u", rnd(1000));
 		break;
 	default:
@@ -333,16 +450,114 @@ static void gen_long(void)
 	}
 }
 
-static void gen(void)
+/*
+ * A band string "V F:V F:V ..." for a bands: rule: 0 to 15 pairs, values
+ * in range and frequencies ascending, then often broken one way: more
+ * than 31 tokens, an even count, frequencies repeated, unsorted, zero or
+ * past 32 bits, a value out of range; separators all ' ', all ':', mixed,
+ * or now and then doubled or foreign, with empty tokens, a '+' or a
+ * newline on a token, separators leading or trailing.
+ */
+static void gen_bands(void)
+{
+	static const char *const seps[] = {
+		" ", ":", "  ", "::", " :", ": ", "\t", ",", "\n", ";", "\xa0",
+	};
+	const unsigned int nseps = sizeof(seps) / sizeof(*seps);
+	unsigned long long t[2 * 19 + 2], x, span = hi - lo + 1;
+	unsigned int k = rnd(8) ? rnd(16) : 16 + rnd(4);	/* pairs */
+	unsigned int n = 2 * k + 1, i, j, mode = rnd(8);
+	unsigned long long f = rnd(2) ? 1 + rnd(1000) : 100000 + rnd(1000000);
+
+	for (i = 0; i < n; i++) {
+		if (i % 2) {
+			t[i] = f;
+			f += 1 + rnd(rnd(2) ? 500000 : 3);
+		} else if (rnd(10)) {
+			t[i] = lo + next64() % (span ? span : 1);
+		} else {
+			t[i] = rnd(2) ? lo : hi;
+		}
+	}
+	switch (rnd(12)) {
+	case 0:			/* an even count */
+		if (rnd(2) || n == 1)
+			t[n++] = rnd(2) ? f : lo;
+		else
+			n--;
+		break;
+	case 1:			/* unsorted */
+		if (k >= 2) {
+			i = 1 + 2 * rnd(k);
+			j = 1 + 2 * rnd(k);
+			x = t[i];
+			t[i] = t[j];
+			t[j] = x;
+		}
+		break;
+	case 2:			/* a frequency repeated */
+		if (k >= 2) {
+			i = 1 + 2 * rnd(k - 1);
+			t[i + 2] = t[i];
+		}
+		break;
+	case 3:			/* a zero or a huge frequency */
+		if (k) {
+			unsigned long long e[] = { 0, 4294967295ULL, 4294967296ULL };
+
+			t[1 + 2 * rnd(k)] = e[rnd(3)];
+		}
+		break;
+	case 4: {		/* a value out of range */
+		unsigned long long e[] = { lo - 1, hi + 1, 0, 4294967296ULL };
+
+		t[2 * rnd(k + 1)] = e[rnd(4)];
+		break;
+	}
+	default:
+		break;
+	}
+	if (mode == 7 && rnd(2))
+		puts_(seps[rnd(nseps)]);	/* leading */
+	for (i = 0; i < n; i++) {
+		if (i) {
+			switch (mode) {
+			case 0: puts_(":"); break;	/* "85:800000:90": valid */
+			case 1: puts_(" "); break;	/* "85 800000 90": valid */
+			case 2:				/* either, each time */
+				puts_(rnd(2) ? " " : ":");
+				break;
+			case 7:				/* anything, now and then */
+				if (rnd(6) == 0) {
+					puts_(seps[rnd(nseps)]);
+					break;
+				}
+				/* fall through */
+			default:
+				puts_(i % 2 ? " " : ":");
+				break;
+			}
+		}
+		if (mode == 7 && rnd(12) == 0)
+			continue;	/* an empty token */
+		if (rnd(mode == 7 ? 8 : 40) == 0)
+			puts_("+");
+		putf("%llu", t[i]);
+		if (rnd(mode == 7 ? 8 : 40) == 0)
+			puts_("\n");
+	}
+	if (mode == 7 && rnd(2))
+		puts_(seps[rnd(nseps)]);	/* trailing */
+}
+
+/*
+ * One payload for any rule, after gen()'s prefix; 0 when it must not get
+ * a suffix.
+ */
+static int gen_any(void)
 {
 	size_t i, n;
-	int decorate = 1;
 
-	plen = 0;
-	if (rnd(3) == 0)
-		puts_(prefixes[rnd(sizeof(prefixes) / sizeof(*prefixes))]);
-	if (rnd(8) == 0)
-		putb("", 1);	/* a NUL first: the store sees "" or a prefix */
 	switch (rnd(16)) {
 	case 0: case 1: case 2: case 3: case 4:
 		gen_number();
@@ -372,12 +587,10 @@ static void gen(void)
 
 			putb(&c, 1);
 		}
-		decorate = 0;
-		break;
+		return 0;
 	case 10:
 		gen_long();
-		decorate = 0;
-		break;
+		return 0;
 	case 11:		/* embedded NUL in the middle */
 		gen_number();
 		putb("", 1);
@@ -388,11 +601,28 @@ static void gen(void)
 		break;
 	case 12:
 		plen = 0;	/* the empty write */
-		decorate = 0;
-		break;
+		return 0;
 	default:
 		puts_(words[rnd(sizeof(words) / sizeof(*words))]);
 		break;
+	}
+	return 1;
+}
+
+static void gen(void)
+{
+	int decorate;
+
+	plen = 0;
+	if (rnd(3) == 0)
+		puts_(prefixes[rnd(sizeof(prefixes) / sizeof(*prefixes))]);
+	if (rnd(8) == 0)
+		putb("", 1);	/* a NUL first: the store sees "" or a prefix */
+	if (rule == R_BANDS && rnd(2)) {
+		gen_bands();
+		decorate = rnd(2);	/* well formed more often than not */
+	} else {
+		decorate = gen_any();
 	}
 	if (decorate && rnd(2))
 		puts_(suffixes[rnd(sizeof(suffixes) / sizeof(*suffixes))]);
@@ -442,6 +672,8 @@ static int value(const char *path, char *v, size_t sz)
 static int valid(const char *v)
 {
 	const char *p = v;
+	char canon[VAL_MAX];
+	long long sv;
 
 	switch (rule) {
 	case R_UINT:
@@ -451,6 +683,15 @@ static int valid(const char *v)
 			if (*p < '0' || *p > '9')
 				return 0;
 		return strtoull(v, NULL, 10) >= lo && strtoull(v, NULL, 10) <= hi;
+	case R_INT:		/* "%d" within the bounds */
+		if (!model_kstrtoint(v, &sv) || sv < (long long)lo || sv > (long long)hi)
+			return 0;
+		snprintf(canon, sizeof(canon), "%lld", sv);
+		return !strcmp(v, canon);
+	case R_BANDS:		/* what the store takes, written as it shows it */
+		return model_bands(v, canon, sizeof(canon)) && !strcmp(v, canon);
+	case R_WO:
+		return 1;	/* never read */
 	case R_FREQ:
 	case R_SPEED:
 	case R_GOV:
@@ -492,6 +733,7 @@ static void hexdump(char *out, size_t osz)
 {
 	size_t i, o = 0, n = plen < 48 ? plen : 48;
 
+	out[0] = 0;
 	for (i = 0; i < n && o + 3 < osz; i++)
 		o += snprintf(out + o, osz - o, "%02x", (unsigned char)pay[i]);
 	if (plen > n && o + 4 < osz)
@@ -502,9 +744,27 @@ static int parse_rule(const char *r)
 {
 	char buf[1024], *tok, *save;
 
-	if (!strncmp(r, "uint:", 5)) {
-		rule = R_UINT;
-		return sscanf(r + 5, "%llu:%llu", &lo, &hi) != 2 || lo > hi;
+	if (!strncmp(r, "uint:", 5) || !strncmp(r, "bands:", 6)) {
+		rule = *r == 'u' ? R_UINT : R_BANDS;
+		return sscanf(strchr(r, ':') + 1, "%llu:%llu", &lo, &hi) != 2 ||
+		       lo > hi || hi > 0xffffffffULL;
+	}
+	if (!strncmp(r, "int:", 4)) {
+		long long a, b;
+
+		rule = R_INT;
+		if (sscanf(r + 4, "%lld:%lld", &a, &b) != 2 || a > b ||
+		    a < INT32_MIN || b > INT32_MAX)
+			return 1;
+		lo = (unsigned long long)a;
+		hi = (unsigned long long)b;
+		return 0;
+	}
+	if (!strcmp(r, "wo")) {
+		rule = R_WO;
+		lo = 0;
+		hi = 0xffffffffULL;
+		return 0;
 	}
 	if (!strcmp(r, "none")) {
 		rule = R_NONE;
@@ -575,7 +835,7 @@ int main(int argc, char **argv)
 		rng = (rng ^ (unsigned char)*p) * 0x100000001b3ULL;
 
 	for (i = 0; i < count; i++) {
-		char before[256], after[256], want[64], hex[160], why[128];
+		char before[VAL_MAX], after[VAL_MAX], want[VAL_MAX], hex[160], why[512];
 		char mn[32], mx[32], path[4200];
 		ssize_t ret;
 		int fd, err, ok;
@@ -584,7 +844,8 @@ int main(int argc, char **argv)
 		gen();
 		if (only != ~0ULL && i != only)
 			continue;
-		if (!value(file, before, sizeof(before))) {
+		before[0] = after[0] = 0;	/* R_WO: never read */
+		if (rule != R_WO && !value(file, before, sizeof(before))) {
 			fprintf(stderr, "fuzzwr: %s: unreadable or not one line\n", file);
 			return 2;
 		}
@@ -601,7 +862,8 @@ int main(int argc, char **argv)
 		eff = plen < STORE_MAX ? plen : STORE_MAX;
 		if (rule == R_FREQ && ret > 0)
 			settle();
-		value(file, after, sizeof(after));
+		if (rule != R_WO)
+			value(file, after, sizeof(after));
 		why[0] = 0;
 		if (!plen) {
 			if (ret != 0)
@@ -613,18 +875,18 @@ int main(int argc, char **argv)
 				snprintf(why, sizeof(why), "want accepted (%zu), got %zd (%s)",
 					 eff, ret, ret < 0 ? strerror(err) : "short");
 			else if (!valid(after))
-				snprintf(why, sizeof(why), "accepted, reads back invalid '%.40s'", after);
+				snprintf(why, sizeof(why), "accepted, reads back invalid '%.120s'", after);
 			else if (*want && strcmp(after, want))
-				snprintf(why, sizeof(why), "accepted, reads back '%.40s', want '%s'",
+				snprintf(why, sizeof(why), "accepted, reads back '%.120s', want '%.120s'",
 					 after, want);
 		} else {
 			if (ret >= 0)
-				snprintf(why, sizeof(why), "want EINVAL, got accepted (%zd), reads '%.40s'",
+				snprintf(why, sizeof(why), "want EINVAL, got accepted (%zd), reads '%.120s'",
 					 ret, after);
 			else if (err != EINVAL)
 				snprintf(why, sizeof(why), "want EINVAL, got %s", strerror(err));
 			else if (strcmp(after, before))
-				snprintf(why, sizeof(why), "rejected but changed '%.40s' -> '%.40s'",
+				snprintf(why, sizeof(why), "rejected but changed '%.120s' -> '%.120s'",
 					 before, after);
 		}
 		if (!why[0] && rule == R_FREQ) {
@@ -654,6 +916,7 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr, "usage: fuzzwr -s SEED -n COUNT [-r INDEX] [-v] FILE "
-		"uint:MIN:MAX|freq:F1,..|speed:F1,..|gov:G1,..|none\n");
+		"uint:MIN:MAX|int:MIN:MAX|bands:VMIN:VMAX|wo|freq:F1,..|speed:F1,..|\n"
+		"       gov:G1,..|none\n");
 	return 2;
 }

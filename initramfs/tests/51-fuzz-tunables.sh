@@ -4,8 +4,10 @@
 # strings, signs, hex, huge numbers, embedded NULs, newlines, governor
 # names.  Each write must be rejected with EINVAL and leave the value as it
 # was, or be accepted and read back as the value the kernel's parser makes
-# of it (a number within the tunable's bounds, a listed frequency, a listed
-# governor); fuzzwr models what each store must accept.  Then the defaults
+# of it (a number within the tunable's bounds, a band string such as
+# target_loads' "85 800000:90", a listed frequency, a listed governor);
+# fuzzwr models what each store must accept.  The write-only boostpulse is
+# only checked for accepting or rejecting each write.  Then the defaults
 # go back, the governor must still ramp on a burst, and the kernel log must
 # have stayed clean.
 #
@@ -40,6 +42,14 @@ govs=$(tr ' ' '\n' < $POLICY/scaling_available_governors | grep . | tr '\n' ',')
 writable() {
 	ls -l "$1" | awk -v p="$2" '$1 ~ /^-.*w/ && $NF ~ p { print $NF }'
 }
+# write_only FILE: nobody may read FILE (--w-------: boostpulse, whose
+# show fails with EPERM even for root).
+write_only() {
+	case "$(ls -l "$1")" in
+	--??-??-*) return 0 ;;
+	esac
+	return 1
+}
 # rule FILE: what fuzzwr must expect of FILE ("" when there is no rule).
 rule() {
 	case "$1" in
@@ -47,6 +57,12 @@ rule() {
 	go_hispeed_load) echo "uint:1:100" ;;
 	min_sample_time) echo "uint:0:10000000" ;;
 	timer_rate) echo "uint:$TICK_US:10000000" ;;
+	timer_slack) echo "int:-1:10000000" ;;
+	boost | io_is_busy) echo "uint:0:1" ;;
+	boostpulse_duration) echo "uint:0:10000000" ;;
+	boostpulse) echo "wo" ;;
+	target_loads) echo "bands:1:100" ;;
+	above_hispeed_delay) echo "bands:0:10000000" ;;
 	scaling_min_freq | scaling_max_freq) echo "freq:${freqs%,}" ;;
 	scaling_governor) echo "gov:${govs%,}" ;;
 	scaling_setspeed) echo "none" ;;
@@ -63,8 +79,20 @@ norule=
 for f in $ia_files $sc_files; do [ -n "$(rule $f)" ] || norule="$norule $f"; done
 ktap_eq "every writable file has a fuzz rule" "${norule# }" ""
 
-defaults=
-for f in $ia_files; do defaults="$defaults $f=$(cat $IA/$f)"; done
+# The defaults, one "FILE VALUE" line each: band strings hold blanks.
+DEFAULTS=/tmp/fuzz.defaults
+: > $DEFAULTS
+for f in $ia_files; do
+	write_only $IA/$f || echo "$f $(cat $IA/$f)" >> $DEFAULTS
+done
+# restore_defaults: write them back; $bad names those that read otherwise.
+restore_defaults() {
+	bad=
+	while read -r f v; do
+		wr $IA/$f "$v"
+		[ "$(cat $IA/$f)" = "$v" ] || bad="$bad $f"
+	done < $DEFAULTS
+}
 
 WRITES=0
 # fuzz NAME DIR FILE RULE: one fuzzwr run, one KTAP case.
@@ -86,7 +114,7 @@ for f in $ia_files; do
 	ktap_check "interactive/$f: fuzzed writes answered as the model says" \
 		fuzz "$f" $IA $f "$r"
 done
-for f in $defaults; do wr $IA/${f%%=*} ${f#*=}; done
+restore_defaults
 
 for f in $sc_files; do
 	r=$(rule $f)
@@ -105,11 +133,7 @@ ktap_check "scaling_setspeed (userspace): fuzzed writes answered as the model sa
 set_governor interactive
 ktap_diag "$WRITES fuzzed writes in all"
 
-bad=
-for f in $defaults; do
-	wr $IA/${f%%=*} ${f#*=}
-	[ "$(cat $IA/${f%%=*})" = "${f#*=}" ] || bad="$bad ${f%%=*}"
-done
+restore_defaults
 ktap_eq "the tunables take their defaults back" "${bad# }" ""
 if ramps_on_burst 1; then
 	ktap_diag "burst on cpu1 after the fuzzing: up to $RAMP_FREQ kHz"
