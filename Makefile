@@ -34,7 +34,8 @@ CHECK_OUT   ?= $(BUILD)/check
 # make soak: seconds of soak; the variant is module unless VARIANT is given.
 DURATION    ?= 180
 # AUTOLOAD=0: the soak never has "echo interactive" load the module (see
-# initramfs/soak.sh: upstream 6.1 can deadlock there against CPU hotplug).
+# initramfs/soak.sh: stock 6.1 deadlocked there against CPU hotplug, which
+# patch 5 of the series fixes).
 AUTOLOAD    ?= 1
 SOAK_VARIANT := $(if $(filter file,$(origin VARIANT)),module,$(VARIANT))
 

@@ -17,9 +17,10 @@
 # soak_seed=N seeds the loops' $RANDOM (the interleaving stays timing's).
 # soak_autoload=0 keeps "echo interactive > scaling_governor" from loading
 # the module: the gov and module loops take turns (a mkdir lock), so the
-# module is always loaded when gov selects it.  Upstream 6.1 deadlocks when
-# that load (request_module() under policy->rwsem) meets a CPU going
-# offline; the default (1) keeps that path in the soak.
+# module is always loaded when gov selects it.  Stock 6.1 deadlocked when
+# that load (request_module() under policy->rwsem) met a CPU going offline
+# (the series' patch 5 fixes it); the default (1) keeps that path in the
+# soak.
 . /lib/ktap.sh
 . /lib/board.sh
 . /lib/health.sh
