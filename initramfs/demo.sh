@@ -10,6 +10,8 @@ echo "    governors: $(cat $POLICY/scaling_available_governors)"
 echo "    governor: $(cat $POLICY/scaling_governor), now $(cur_freq) kHz"
 if [ -d $CPUFREQ/interactive ]; then
 	for f in $CPUFREQ/interactive/*; do
+		# boostpulse is write-only: nothing to show
+		case "$(ls -l "$f")" in -r*) ;; *) continue ;; esac
 		echo "    interactive/$(basename "$f") = $(cat "$f")"
 	done
 fi
