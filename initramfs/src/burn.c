@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool.h"
+
 static int marker_fd = -1;
 
 static void mark(const char *name, const char *what, int cpu)
@@ -35,23 +37,6 @@ static void mark(const char *name, const char *what, int cpu)
 	n = snprintf(buf, sizeof(buf), "%s_%s cpu=%d\n", name, what, cpu);
 	if (write(marker_fd, buf, n) < 0)
 		marker_fd = -1;
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int parse_int(const char *s, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return errno || !*s || *end || *v < 0;
 }
 
 int main(int argc, char **argv)
@@ -84,15 +69,9 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			perror("burn: sched_setaffinity");
-			return 1;
-		}
+	if (cpu >= 0 && pin_cpu(cpu)) {
+		perror("burn: sched_setaffinity");
+		return 1;
 	}
 	marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
 	if (wait_ms) {

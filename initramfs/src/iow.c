@@ -20,24 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tool.h"
+
 #define BLOCK 4096
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int parse_int(const char *s, long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtol(s, &end, 10);
-	return errno || !*s || *end || *v < 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -64,15 +49,9 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		goto usage;
 
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			perror("iow: sched_setaffinity");
-			return 1;
-		}
+	if (cpu >= 0 && pin_cpu(cpu)) {
+		perror("iow: sched_setaffinity");
+		return 1;
 	}
 	fd = open(argv[optind], O_RDONLY | O_DIRECT);
 	if (fd < 0 || posix_memalign(&buf, BLOCK, BLOCK)) {
