@@ -27,7 +27,7 @@ RESULT = re.compile(r"^(\s*)(ok|not ok)\s+(\d+)\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(.*
 PLAN = re.compile(r"^(\s*)1\.\.(\d+)\s*$")
 DIAG = re.compile(r"^(\s*)#\s?(.*)$")
 # Diagnostic lines kept per failed case, for the summary at the end.
-DIAG_KEEP = 30
+DIAG_KEEP = 12
 
 # What makes a kernel log unclean.
 SPLATS = [
@@ -89,7 +89,7 @@ class Case:
         self.ok = ok
         self.directive = directive or ""
         self.children = children or []
-        self.diag = diag or []      # "# " lines just before the result
+        self.diag = diag or []      # the "# " lines printed before it
 
     @property
     def skipped(self):
@@ -99,7 +99,10 @@ class Case:
 def parse_ktap(lines):
     """Parse nested KTAP; return (top-level cases, top-level plan)."""
     pending = {}          # indent -> results seen at that indent, not yet owned
-    diag = []             # diagnostics since the last result
+    # The last DIAG_KEEP diagnostics of the test in progress: a test often
+    # prints one measurement and checks it twice, so a result keeps the
+    # lines printed before earlier results too.
+    diag = []
     plan = None
     for line in lines:
         line = line.rstrip("\r\n")
@@ -110,8 +113,10 @@ def parse_ktap(lines):
             diag.append(m.group(2))
             continue
         m = PLAN.match(line)
-        if m and len(m.group(1)) == 0 and plan is None:
-            plan = int(m.group(2))
+        if m:
+            diag = []             # a new (sub)test starts
+            if len(m.group(1)) == 0 and plan is None:
+                plan = int(m.group(2))
             continue
         m = RESULT.match(line)
         if not m:
@@ -119,7 +124,7 @@ def parse_ktap(lines):
         indent = len(m.group(1).expandtabs(8))
         case = Case(m.group(4).strip() or "test %s" % m.group(3),
                     m.group(2) == "ok", m.group(5), diag=diag[-DIAG_KEEP:])
-        diag = []
+        diag = diag[-DIAG_KEEP:]
         deeper = [i for i in pending if i > indent]
         for i in sorted(deeper):
             case.children.extend(pending.pop(i))

@@ -124,18 +124,33 @@ pulse_once() {
 	echo 0 > $TRACING/tracing_on
 	trace_lines > /tmp/pulse.trace
 }
-set -- $(pulse 80000)
-ktap_diag "boostpulse (80 ms): >= $hispeed kHz after $1 us, below it again after $2 us"
-[ "$1" -ge 0 ] || grep -E 'pulse|cpu_frequency|interactive' /tmp/pulse.trace | head -20 | sed 's/^/# /'
+# pulse_held US: a pulse of US; prints "UP DOWN" as pulse does.  The pulse
+# ends by a delayed work, at most a tick after US, and the change takes up
+# to a tick more on this board: a fall later than US + 3 ticks is tried
+# again (up to 3 pulses), as QEMU's host can delay a tick; one before US
+# is not.
+pulse_held() {
+	ptry=1
+	while :; do
+		set -- $(pulse "$1") "$1"
+		ktap_diag "boostpulse ($(($3 / 1000)) ms, try $ptry): >= $hispeed kHz after $1 us, below it again after $2 us"
+		[ "$1" -ge 0 ] || grep -E 'pulse|cpu_frequency' /tmp/pulse.trace | head -20 | sed 's/^/# /'
+		[ "$2" -ge 0 -a "$2" -le $(($3 + 3 * TICK_US)) ] || [ $ptry -ge 3 ] && break
+		ptry=$((ptry + 1))
+		set -- "$3"
+	done
+	echo "$1 $2" > /tmp/pulse.res
+}
+pulse_held 80000
+read -r up down < /tmp/pulse.res
 ktap_check "a boostpulse raises the speed to hispeed_freq within one timer period" \
-	[ "$1" -ge 0 -a "$1" -le "$rate" ]
-# The pulse ends by a delayed work: at most 2 ticks late, plus the change.
+	[ "$up" -ge 0 -a "$up" -le "$rate" ]
 ktap_check "the speed falls back after boostpulse_duration, not before" \
-	[ "$2" -ge 80000 -a "$2" -le $((80000 + 3 * TICK_US)) ]
-set -- $(pulse 300000)
-ktap_diag "boostpulse (300 ms): >= $hispeed kHz after $1 us, below it again after $2 us"
+	[ "$down" -ge 80000 -a "$down" -le $((80000 + 3 * TICK_US)) ]
+pulse_held 300000
+read -r up down < /tmp/pulse.res
 ktap_check "boostpulse_duration 300000 holds the speed 300 ms" \
-	[ "$2" -ge 300000 -a "$2" -le $((300000 + 3 * TICK_US)) ]
+	[ "$down" -ge 300000 -a "$down" -le $((300000 + 3 * TICK_US)) ]
 wr $IA/boostpulse_duration 80000
 
 settle_min 50
