@@ -143,24 +143,24 @@ pulse_held() {
 }
 pulse_held 80000
 read -r up down < /tmp/pulse.res
-ktap_check "a boostpulse raises the speed to hispeed_freq within one timer period" \
+ktap_bound "a boostpulse raises the speed to hispeed_freq within one timer period" \
 	[ "$up" -ge 0 -a "$up" -le "$rate" ]
-ktap_check "the speed falls back after boostpulse_duration, not before" \
+ktap_bound "the speed falls back after boostpulse_duration, not before" \
 	[ "$down" -ge 80000 -a "$down" -le $((80000 + 3 * TICK_US)) ]
 pulse_held 300000
 read -r up down < /tmp/pulse.res
-ktap_check "boostpulse_duration 300000 holds the speed 300 ms" \
+ktap_bound "boostpulse_duration 300000 holds the speed 300 ms" \
 	[ "$down" -ge 300000 -a "$down" -le $((300000 + 3 * TICK_US)) ]
 wr $IA/boostpulse_duration 80000
 
 settle_min 50
 wr $IA/boost 1
-ktap_check "boost 1 raises the speed to hispeed_freq at once" \
+ktap_bound "boost 1 raises the speed to hispeed_freq at once" \
 	wait_for $POLICY/scaling_cur_freq 2 "$hispeed"
 sleep 1
 ktap_check "boost 1 holds hispeed_freq on an idle board" [ "$(cur_freq)" -ge "$hispeed" ]
 wr $IA/boost 0
-ktap_check "boost 0 lets the speed fall to the minimum" wait_min 10
+ktap_bound "boost 0 lets the speed fall to the minimum" wait_min 10
 
 # --- target_loads ----------------------------------------------------------
 # duty_mean: the mean speed (kHz) while cpu1 runs 10 ms of work every 20 ms
@@ -188,7 +188,7 @@ wr $IA/target_loads 90
 ktap_diag "50% load on cpu1: mean speed $m90 kHz with target_loads 90, $mband kHz with 90 800000:30"
 # At 90% the work fits 400-600 MHz; from 800 MHz up the target is 30%,
 # which the top speed alone comes near: the board stays there.
-ktap_check "target_loads bands change the chosen speed for the same load" \
+ktap_bound "target_loads bands change the chosen speed for the same load" \
 	[ "$mband" -ge $((m90 + 200000)) ]
 
 # --- above_hispeed_delay ---------------------------------------------------
@@ -218,7 +218,7 @@ wr $IA/hispeed_freq "$hispeed"
 ktap_diag "at hispeed_freq 600 MHz, raised further after $short us (delay 20000), $long us (delay 500000)"
 # Default: the next evaluation, or the one after it if the first came
 # before the delay was over.
-ktap_check "with the default delay the speed goes above hispeed_freq within 2 x timer_rate + 2 ticks" \
+ktap_bound "with the default delay the speed goes above hispeed_freq within 2 x timer_rate + 2 ticks" \
 	[ "$short" -ge 0 -a "$short" -le $((2 * rate + 2 * TICK_US)) ]
 ktap_check "a large above_hispeed_delay holds the speed at hispeed_freq" \
 	[ "$long" -ge 500000 ]
@@ -261,7 +261,7 @@ ktap_eq "timer_slack -1: no slack timer wakes an idle CPU" "$2" 0
 set -- $(after_burst 0)
 b0=$(down_bound 300000 0 $TICK_US)
 ktap_diag "timer_slack 0: minimum after $1 us (bound $b0), slack timer runs: $2 on an idle CPU, $3 in ksoftirqd, $4 in a task"
-ktap_check "timer_slack 0: at the minimum within the bound for timer_slack 0" \
+ktap_bound "timer_slack 0: at the minimum within the bound for timer_slack 0" \
 	[ "$1" -ge 0 -a "$1" -le "$b0" ]
 # The count above sees a slack timer that wakes an idle CPU: with no slack
 # it runs when the sample is due, before any deferrable timer.
@@ -269,7 +269,7 @@ ktap_check "timer_slack 0: the slack timer wakes the idle CPU" [ "$2" -ge 1 ]
 set -- $(after_burst 80000)
 b80=$(down_bound 300000 80000 $TICK_US)
 ktap_diag "timer_slack 80000: minimum after $1 us (bound $b80), slack timer runs: $2 on an idle CPU, $3 in ksoftirqd, $4 in a task"
-ktap_check "timer_slack 80000: at the minimum within the bound for timer_slack 80000" \
+ktap_bound "timer_slack 80000: at the minimum within the bound for timer_slack 80000" \
 	[ "$1" -ge 0 -a "$1" -le "$b80" ]
 
 # --- io_is_busy ------------------------------------------------------------
@@ -316,7 +316,7 @@ if modprobe null_blk irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 &&
 	ktap_diag "waiting for I/O on cpu1: mean speed $busy_mean kHz with io_is_busy 1 (iowait $busy_wait cs), $idle_mean kHz with 0 (iowait $idle_wait cs)"
 	ktap_check "reads of a slow device keep cpu1 waiting for I/O" \
 		[ "$busy_wait" -ge 30 -a "$idle_wait" -ge 30 ]
-	ktap_check "io_is_busy 1 counts I/O wait as load, 0 as idle" \
+	ktap_bound "io_is_busy 1 counts I/O wait as load, 0 as idle" \
 		[ "$busy_mean" -ge $((idle_mean + 300000)) ]
 else
 	ktap_fail "reads of a slow device keep cpu1 waiting for I/O"
