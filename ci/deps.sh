@@ -12,9 +12,11 @@ check=0
 if [ "${1:-}" = "--check" ]; then check=1; shift; fi
 build=${1:-build}
 
+# libc6-dev-armhf-cross: the guest tools' libc headers (only a Recommends of the
+# cross compiler, which --no-install-recommends leaves out).
 # u-boot-tools, fdisk, e2fsprogs: the FIT image and its SD card (ci/fit.sh);
 # dpkg-dev: unpacking U-Boot's Debian source (ci/uboot.sh).
-pkgs="gcc-arm-linux-gnueabihf linux-source-6.1 qemu-system-arm
+pkgs="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross linux-source-6.1 qemu-system-arm
 device-tree-compiler u-boot-tools fdisk e2fsprogs dpkg-dev bc bison flex
 libssl-dev cpio ccache
 make gcc libc6-dev python3 git xz-utils kmod gnuplot-nox
