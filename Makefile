@@ -35,7 +35,7 @@ CHECK_OUT   ?= $(BUILD)/check
 DURATION    ?= 180
 # AUTOLOAD=0: the soak never has "echo interactive" load the module (see
 # initramfs/soak.sh: stock 6.1 deadlocked there against CPU hotplug, which
-# patch 5 of the series fixes).
+# patch 6 of the series fixes).
 AUTOLOAD    ?= 1
 SOAK_VARIANT := $(if $(filter file,$(origin VARIANT)),module,$(VARIANT))
 
