@@ -91,7 +91,7 @@ for t in $tests; do
 		echo "not ok $i - $name # no KTAP output from $t"
 	elif [ "$rc" = 143 ] || [ "$rc" = 124 ]; then
 		echo "not ok $i - $name # timed out after $TIMEOUT s"
-	elif [ "$rc" != 0 ] || grep -Eq '^not ok [0-9]+' "$out"; then
+	elif [ "$rc" != 0 ] || grep -E '^not ok [0-9]+' "$out" | grep -vq '# TODO'; then
 		echo "not ok $i - $name"
 	else
 		echo "ok $i - $name"

@@ -291,13 +291,7 @@ wr $IA/hispeed_freq "$(cat $POLICY/cpuinfo_max_freq)"
 wr $IA/go_hispeed_load 95
 wr $IA/min_sample_time 20000
 wr $IA/timer_rate 20000
-if ramps_on_burst 1; then
-	ktap_diag "burst on cpu1 after the soak: up to $RAMP_FREQ kHz"
-	ktap_ok "interactive still ramps to hispeed_freq on a burst"
-else
-	ktap_diag "burst on cpu1 after the soak: only up to $RAMP_FREQ kHz"
-	ktap_fail "interactive still ramps to hispeed_freq on a burst"
-fi
+ktap_ramps "after the soak" "interactive still ramps to hispeed_freq on a burst"
 n=$(splat_count)
 [ "$n" = "$splats0" ] || splat_lines "$splats0" | sed 's/^/# /'
 wrapped=0

@@ -135,13 +135,7 @@ ktap_diag "$WRITES fuzzed writes in all"
 
 restore_defaults
 ktap_eq "the tunables take their defaults back" "${bad# }" ""
-if ramps_on_burst 1; then
-	ktap_diag "burst on cpu1 after the fuzzing: up to $RAMP_FREQ kHz"
-	ktap_ok "the governor still ramps to hispeed_freq on a burst"
-else
-	ktap_diag "burst on cpu1 after the fuzzing: only up to $RAMP_FREQ kHz"
-	ktap_fail "the governor still ramps to hispeed_freq on a burst"
-fi
+ktap_ramps "after the fuzzing" "the governor still ramps to hispeed_freq on a burst"
 n=$(splat_count)
 [ "$n" = "$splats0" ] || splat_lines $splats0 | sed 's/^/# /'
 ktap_eq "no new warning, oops or lockdep report in the kernel log" "$n" "$splats0"
