@@ -31,6 +31,7 @@ cur_freq() {
 trace_reset() {
 	echo 0 > $TRACING/tracing_on
 	echo > $TRACING/set_event
+	echo 0 > $TRACING/events/sched/sched_wakeup/filter
 	echo > $TRACING/trace
 	echo "${1:-1024}" > $TRACING/buffer_size_kb
 }
@@ -76,6 +77,24 @@ trace_lines() {
 	awk 'match($0, /[0-9]+\.[0-9]+: /) {
 		ts = substr($0, RSTART, RLENGTH - 2)
 		print ts, substr($0, RSTART + RLENGTH) }' $TRACING/trace
+}
+
+# trace_wakeups COMM: also trace the wakeups of the tasks named COMM.
+trace_wakeups() {
+	echo "comm == \"$1\"" > $TRACING/events/sched/sched_wakeup/filter
+	trace_event sched/sched_wakeup
+}
+
+# burst_start NAME FILE: when burn's burst NAME began, in the trace FILE
+# (trace_lines format, recorded with trace_wakeups burn): burn's last
+# wakeup before its NAME_start marker, or that marker.  A task pinned to an
+# idle CPU loads it from its wakeup on, and the governor may decide on
+# that load, and its worker change the speed, before the task gets back to
+# user space to write its marker.
+burst_start() {
+	awk -v m="tracing_mark_write: $1_start" '
+		/sched_wakeup: comm=burn / { w = $1 }
+		index($0, m) { print (w != "" ? w : $1); exit }' "$2"
 }
 
 # wait_min DS: wait up to DS deciseconds for the policy to reach its minimum.

@@ -26,11 +26,13 @@ ktap_eq "hispeed_freq defaults to the policy max" "$(cat $IA/hispeed_freq)" "$(c
 # spawning it is over and the governor back at the minimum), then spins MS
 # ms between NAME_start and NAME_end markers.  The trace goes to
 # /tmp/NAME.trace; its first marker "trace_start cur=KHZ" gives the speed
-# when recording began.
+# when recording began.  The burst starts when the task wakes from its
+# sleep (burst_start).
 burst() {
 	trace_reset 2048
 	trace_event power/cpu_frequency
 	trace_event cpufreq_interactive/cpufreq_interactive_eval
+	trace_wakeups burn
 	# Switching events patches kernel text (stop_machine on every CPU,
 	# with CONFIG_JUMP_LABEL), which the governor rightly sees as load:
 	# settle at the minimum afterwards, then record.
@@ -44,16 +46,16 @@ burst() {
 	trace_lines > "/tmp/$1.trace"
 }
 
-# The speed (from trace_start and power:cpu_frequency) when NAME_start was
-# written, in /tmp/NAME.trace.
+# The speed (from trace_start and power:cpu_frequency) when the burst NAME
+# started, in /tmp/NAME.trace.
 speed_at_start() {
-	awk -v m="tracing_mark_write: $1_start" '
+	awk -v t0="$(burst_start "$1" "/tmp/$1.trace")" '
+		$1 >= t0 + 0 { print lvl + 0; exit }
 		/tracing_mark_write: trace_start/ { split($4, f, "="); lvl = f[2] }
-		/cpu_frequency:/ { split($3, f, "="); lvl = f[2] }
-		index($0, m) { print lvl + 0; exit }' "/tmp/$1.trace"
+		/cpu_frequency:/ { split($3, f, "="); lvl = f[2] }' "/tmp/$1.trace"
 }
 
-# Ramp: from min, first cpu_frequency >= hispeed after NAME_start.
+# Ramp: from min, first cpu_frequency >= hispeed after the burst starts.
 hispeed=$(cat $IA/hispeed_freq)
 rate=$(cat $IA/timer_rate)
 mst=$(cat $IA/min_sample_time)
@@ -74,10 +76,10 @@ ktap_eq "the burst starts at the minimum speed" "$start" "$fmin"
 # before the task ended, so it stayed there from then on: an early raise
 # for the shell that started the task, lowered before the task's own CPU
 # was evaluated, does not count as the ramp.
-set -- $(awk -v hs="$hispeed" '
+set -- $(awk -v hs="$hispeed" -v t0="$(burst_start ramp /tmp/ramp.trace)" '
 	function speed() { split($3, f, "="); return f[2] + 0 }
 	/tracing_mark_write: trace_start/ { split($4, f, "="); lvl = f[2] + 0 }
-	/tracing_mark_write: ramp_start/ { s = $1; if (lvl >= hs) up = s }
+	!s && $1 >= t0 + 0 { s = $1; if (lvl >= hs) up = s }
 	/tracing_mark_write: ramp_end/ { e = $1; stayed = s && up && lvl >= hs }
 	/decision=raise/ && s && !dec { dec = $1 }
 	/cpu_frequency:/ { lvl = speed() }
@@ -92,8 +94,9 @@ bound=$((rate + 2 * TICK_US))
 ktap_diag "burst start -> raise decision: $decide_us us, -> >= $hispeed kHz to the end: $ramp_us us (bound $bound us)"
 ktap_bound "decides to ramp to hispeed within timer_rate + 2 ticks" \
 	[ "$decide_us" -ge 0 -a "$decide_us" -le $bound ]
-if ! [ "$ramp_us" -ge 0 -a "$ramp_us" -le $bound ]; then
-	grep -E 'ramp_|cpu_frequency|interactive_eval' /tmp/ramp.trace |
+if ! [ "$ramp_us" -ge 0 -a "$ramp_us" -le $bound ] ||
+	! [ "$decide_us" -ge 0 -a "$decide_us" -le $bound ]; then
+	grep -E 'ramp_|cpu_frequency|interactive_eval|sched_wakeup' /tmp/ramp.trace |
 		grep -v 'decision=already' | head -40 | sed 's/^/# /'
 fi
 ktap_bound "reaches hispeed (power:cpu_frequency) within timer_rate + 2 ticks" \
@@ -209,11 +212,12 @@ kill $load
 wait $load 2>/dev/null
 ktap_eq "all CPUs online again" "$(cat /sys/devices/system/cpu/online)" "0-$((NCPUS - 1))"
 burst again 2 300
-up=$(trace_lines | awk -v hs="$hispeed" '/again_start/ { s = 1 }
-	/cpu_frequency:/ && s { split($3, f, "="); if (f[2] + 0 >= hs) { print "yes"; exit } }')
+up=$(awk -v hs="$hispeed" -v t0="$(burst_start again /tmp/again.trace)" '
+	$1 >= t0 + 0 { s = 1 }
+	/cpu_frequency:/ && s { split($3, f, "="); if (f[2] + 0 >= hs) { print "yes"; exit } }' /tmp/again.trace)
 if [ "$up" != yes ]; then
 	ktap_diag "speed now $(cur_freq) kHz; trace of the burst:"
-	trace_lines | grep -E 'again_|cpu_frequency|interactive_eval' | head -30 |
+	grep -E 'again_|cpu_frequency|interactive_eval|sched_wakeup' /tmp/again.trace | head -30 |
 		sed 's/^/# /'
 fi
 ktap_eq "still ramps after the switches and hotplug" "$up" yes

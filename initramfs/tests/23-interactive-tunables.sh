@@ -198,16 +198,18 @@ ktap_bound "target_loads bands change the chosen speed for the same load" \
 held() {
 	trace_reset 1024
 	trace_event cpufreq_interactive/cpufreq_interactive_eval
+	trace_wakeups burn
 	settle_min 50
 	echo 1 > $TRACING/tracing_on
 	burn -c 1 -w 300 -t 1200 -n hd
 	echo 0 > $TRACING/tracing_on
-	trace_lines | awk '
-		/tracing_mark_write: hd_start/ { s = 1 }
+	trace_lines > /tmp/hd.trace
+	awk -v t0="$(burst_start hd /tmp/hd.trace)" '
+		$1 >= t0 + 0 { s = 1 }
 		/decision=raise/ && s { split($7, f, "=")
 			if (f[2] == 600000 && !hs) hs = $1
 			if (f[2] > 600000 && hs && !ab) ab = $1 }
-		END { printf "%d\n", ab ? (ab - hs) * 1e6 : -1 }'
+		END { printf "%d\n", ab ? (ab - hs) * 1e6 : -1 }' /tmp/hd.trace
 }
 wr $IA/hispeed_freq 600000
 short=$(held)
@@ -343,12 +345,14 @@ if modprobe cpufreq_dt_per_policy && wait_for $POLICY/scaling_driver 20 cpufreq-
 	wr $PA/hispeed_freq 600000
 	trace_reset 1024
 	trace_event power/cpu_frequency
+	trace_wakeups burn
 	settle_min 50
 	echo 1 > $TRACING/tracing_on
 	burn -c 2 -w 300 -t 300 -n pp
 	echo 0 > $TRACING/tracing_on
-	first=$(trace_lines | awk '/tracing_mark_write: pp_start/ { s = 1 }
-		/cpu_frequency:/ && s { split($3, f, "="); print f[2]; exit }')
+	trace_lines > /tmp/pp.trace
+	first=$(awk -v t0="$(burst_start pp /tmp/pp.trace)" '$1 >= t0 + 0 { s = 1 }
+		/cpu_frequency:/ && s { split($3, f, "="); print f[2]; exit }' /tmp/pp.trace)
 	ktap_eq "a burst ramps to policy0's own hispeed_freq" "$first" 600000
 	set_governor performance
 	set_governor interactive
