@@ -673,7 +673,10 @@ issue's model): a governor that measures load at the current speed sees \
 `clk:clk_set_rate` of the CPU clock (the driver asked for it: "requested").
 - QEMU runs the guest at the same speed at every frequency, so the work is \
 modelled: a burst is 300 ms × max of cycles, a frame {work_us} us × max, \
-started at the workload's start marker.  While the guest was busy the \
+started when the workload woke for it (`sched:sched_wakeup`: its CPU is \
+loaded from there, and a governor that reacts at once may change the speed \
+before the workload writes its start marker; the marker when it did not \
+sleep).  While the guest was busy the \
 modelled CPU runs at the recorded speed; once the guest's own busy stretch \
 ended the modelled CPU is still busy, so it keeps the speed the stretch \
 ended with.  *work done* is when the cycles are done; a frame is missed when \

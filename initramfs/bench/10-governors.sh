@@ -18,7 +18,12 @@
 #                              (the speed has landed)
 #     req    [[t, kHz], ..]    clk:clk_set_rate of the CPU clock (the
 #                              driver asked for the speed)
-#     marks  [[t, name, cpu, seq], ..]  the workload's trace_marker lines
+#     marks  [[t, name, cpu, seq], ..]  the workload's trace_marker lines;
+#                              a tap or frame starts at the workload's
+#                              wakeup (sched_wakeup) before its marker, when
+#                              it slept since the previous one: it loads
+#                              its CPU from there, and a governor may
+#                              change the speed before the marker is written
 #     wake   [[t, cpu, function], ..]   governor callbacks that ran:
 #                              timer_expire_entry, workqueue_execute_start
 #                              and sched_kthread_work_execute_start whose
@@ -108,6 +113,7 @@ for e in power/cpu_frequency clk/clk_set_rate timer/timer_expire_entry \
 	cpufreq_interactive/cpufreq_interactive_eval; do
 	[ -d $TRACING/events/$e ] && trace_event $e
 done
+trace_wakeups wl
 
 # cell GOV WORKLOAD REP: one run, one record.
 cell() {
@@ -149,6 +155,9 @@ cell() {
 				if (kv[1] == "cpu") mc = kv[2]
 				if (kv[1] == "seq") ms = kv[2]
 			}
+			if ((m[1] == "tap_start" || m[1] == "frame_start") && (mc in woke))
+				t = woke[mc]
+			for (c in woke) delete woke[c]
 			marks = marks (marks ? "," : "") "[" t ",\"" m[1] "\"," mc "," ms "]"
 		} else if (ev == "cpu_frequency") {
 			split(rest, a, /[ =]/)	# state N cpu_id C
@@ -159,6 +168,10 @@ cell() {
 			for (i = 1; i < n; i += 2) kv[a[i]] = a[i + 1]
 			ev_ = "[" t "," kv["cpu"] "," kv["load"] "," kv["new"] ",\"" kv["decision"] "\"]"
 			evals = evals (evals ? "," : "") ev_
+		} else if (ev == "sched_wakeup") {
+			# comm=wl pid=P prio=N target_cpu=C
+			if (match(rest, /target_cpu=[0-9]+/))
+				woke[substr(rest, RSTART + 11, RLENGTH - 11) + 0] = t
 		} else if (ev == "clk_set_rate") {
 			split(rest, a, " ")
 			req = req (req ? "," : "") "[" t "," int(a[2] / 1000) ",\"" a[1] "\"]"
