@@ -97,6 +97,22 @@ burst_start() {
 		index($0, m) { print (w != "" ? w : $1); exit }' "$2"
 }
 
+# hw_idle_marked: the raw trace, each line prefixed with "idle" when its CPU
+# was in hardware idle (between power:cpu_idle's entry and exit events on
+# that CPU: trace that event), else "awake".  A timer that expires in an
+# "idle" line ran in the interrupt that woke its CPU.  Before a CPU's first
+# cpu_idle event, a line of the idle task counts as idle.  The idle task
+# also runs awake: a tick between the idle loop's exit and the switch to
+# the woken task runs the timers there.
+hw_idle_marked() {
+	awk 'match($0, /\[[0-9]+\]/) {
+		c = substr($0, RSTART + 1, RLENGTH - 2) + 0
+		if ($0 ~ /cpu_idle: state=4294967295 /) st[c] = "awake"
+		else if ($0 ~ /cpu_idle: state=/) st[c] = "idle"
+		s = (c in st) ? st[c] : (($1 ~ /^<idle>-0/) ? "idle" : "awake")
+		print s, $0 }' $TRACING/trace
+}
+
 # wait_min DS: wait up to DS deciseconds for the policy to reach its minimum.
 wait_min() {
 	wait_for $POLICY/scaling_cur_freq "$1" "$(cat $POLICY/scaling_min_freq)"

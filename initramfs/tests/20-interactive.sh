@@ -129,27 +129,29 @@ wr $IA/min_sample_time 20000
 trace_reset 2048
 trace_event timer/timer_expire_entry
 trace_event cpufreq_interactive/cpufreq_interactive_eval
+trace_event power/cpu_idle
 # As in burst(): the event switch is load; settle, then record.
 settle_min 50
 echo 1 > $TRACING/tracing_on
 sleep 5
 echo 0 > $TRACING/tracing_on
-# An evaluation that ran on an idle CPU (in the idle task's interrupt, or
-# in ksoftirqd) woke that CPU.  That is right for a CPU that idles above
-# the minimum (a short task on it raised its speed): it must not hold its
-# siblings up.  A CPU at the minimum must never be woken.  Evaluations
-# while a task runs (the shell around the sleep) cost nothing.
-set -- $(awk -v fmin="$fmin" '/timer_expire_entry:/ { all++ }
+# An evaluation that ran on an idle CPU (in the interrupt that woke it from
+# hardware idle, or in ksoftirqd) woke that CPU.  That is right for a CPU
+# that idles above the minimum (a short task on it raised its speed): it
+# must not hold its siblings up.  A CPU at the minimum must never be woken.
+# Evaluations while the CPU is awake for something else (the shell around
+# the sleep) cost nothing.
+set -- $(hw_idle_marked | awk -v fmin="$fmin" '/timer_expire_entry:/ { all++ }
 	/cpufreq_interactive_eval:/ {
 		n++
-		if ($1 !~ /^(<idle>-0|ksoftirqd)/) next
+		if ($1 != "idle" && $2 !~ /^ksoftirqd/) next
 		idle++
-		for (i = 2; i <= NF; i++) if ($i ~ /^target=/) t = substr($i, 8) + 0
+		for (i = 3; i <= NF; i++) if ($i ~ /^target=/) t = substr($i, 8) + 0
 		if (t <= fmin) woke++
 	}
-	END { print n + 0, idle + 0, woke + 0, all + 0 }' $TRACING/trace)
+	END { print n + 0, idle + 0, woke + 0, all + 0 }')
 ktap_diag "5 s idle at minimum: $1 governor evaluations, $2 on an idle CPU, $3 of them at the minimum (of $4 timer expiries)"
-[ "$3" = 0 ] || grep -E 'interactive_eval' $TRACING/trace | head -20 | sed 's/^/# /'
+[ "$3" = 0 ] || hw_idle_marked | grep -E 'interactive_eval' | head -20 | sed 's/^/# /'
 ktap_eq "no governor timer wakes an idle CPU at the minimum in 5 s idle" "$3" 0
 trace_reset 1024
 

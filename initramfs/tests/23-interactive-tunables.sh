@@ -226,11 +226,13 @@ ktap_check "a large above_hispeed_delay holds the speed at hispeed_freq" \
 	[ "$long" -ge 500000 ]
 
 # --- timer_slack -----------------------------------------------------------
-# after_burst SLACK: a burst on cpu1, then 1 s idle; prints "MIN SLACKS":
-# us from the burst's end to the minimum speed (-1: not reached), and
-# how many times the slack timer ran on an idle CPU (in the idle task's
-# interrupt: it woke the CPU).  At an idle exit the slack timer also backs
-# the deferrable sampling timer up; those runs, on a busy CPU, wake none.
+# after_burst SLACK: a burst on cpu1, then 1 s idle; prints "MIN IDLE
+# KSOFTIRQD TASK AWAKE": us from the burst's end to the minimum speed (-1:
+# not reached), and how many times the slack timer ran on a CPU in
+# hardware idle (in the interrupt that woke it), in ksoftirqd, in a task,
+# and in the idle task of an awake CPU (see hw_idle_marked).  At an idle
+# exit the slack timer also backs the deferrable sampling timer up; those
+# runs, on a CPU that is awake, wake none.
 after_burst() {
 	wr $IA/timer_slack "$1"
 	# An idle CPU held above the minimum (timer_slack -1 before) takes the
@@ -239,30 +241,33 @@ after_burst() {
 	trace_reset 2048
 	trace_event power/cpu_frequency
 	trace_event timer/timer_expire_entry
+	trace_event power/cpu_idle
 	settle_min 50
 	echo 1 > $TRACING/tracing_on
 	burn -c 1 -w 300 -t 300 -n sl
 	sleep 1
 	echo 0 > $TRACING/tracing_on
-	# Raw trace lines: "TASK-PID [CPU] FLAGS TIME: EVENT: ...".
-	awk -v fmin="$fmin" 'match($0, /[0-9]+\.[0-9]+: /) {
+	# "idle|awake TASK-PID [CPU] FLAGS TIME: EVENT: ...".
+	hw_idle_marked | awk -v fmin="$fmin" 'match($0, /[0-9]+\.[0-9]+: /) {
 			ts = substr($0, RSTART, RLENGTH - 2) }
 		/tracing_mark_write: sl_end/ { e = ts }
 		/cpu_frequency:/ && e && !mn && /state=/ {
 			v = $0; sub(/.*state=/, "", v); if (v + 0 == fmin) mn = ts }
 		/function=interactive_slack_timer/ && e {
-			if ($1 ~ /^<idle>-0/) n++; else if ($1 ~ /^ksoftirqd/) k++; else t++ }
-		END { printf "%d %d %d %d\n", mn ? (mn - e) * 1e6 : -1, n + 0, k + 0, t + 0 }' \
-		$TRACING/trace
+			if ($1 == "idle") n++
+			else if ($2 ~ /^ksoftirqd/) k++
+			else if ($2 ~ /^<idle>-0/) a++
+			else t++ }
+		END { printf "%d %d %d %d %d\n", mn ? (mn - e) * 1e6 : -1, n + 0, k + 0, t + 0, a + 0 }'
 }
 set -- $(after_burst -1)
-ktap_diag "timer_slack -1: minimum after $1 us, slack timer runs: $2 on an idle CPU, $3 in ksoftirqd, $4 in a task"
+ktap_diag "timer_slack -1: minimum after $1 us, slack timer runs: $2 on an idle CPU, $3 in ksoftirqd, $4 in a task, $5 in the idle task awake"
 ktap_eq "timer_slack -1: no slack timer wakes an idle CPU" "$2" 0
 # The bounds follow from the rules (down_bound in board.sh): an idle CPU
 # above the minimum is evaluated timer_rate + timer_slack after it idles.
 set -- $(after_burst 0)
 b0=$(down_bound 300000 0 $TICK_US)
-ktap_diag "timer_slack 0: minimum after $1 us (bound $b0), slack timer runs: $2 on an idle CPU, $3 in ksoftirqd, $4 in a task"
+ktap_diag "timer_slack 0: minimum after $1 us (bound $b0), slack timer runs: $2 on an idle CPU, $3 in ksoftirqd, $4 in a task, $5 in the idle task awake"
 ktap_bound "timer_slack 0: at the minimum within the bound for timer_slack 0" \
 	[ "$1" -ge 0 -a "$1" -le "$b0" ]
 # The count above sees a slack timer that wakes an idle CPU: with no slack
@@ -270,7 +275,7 @@ ktap_bound "timer_slack 0: at the minimum within the bound for timer_slack 0" \
 ktap_check "timer_slack 0: the slack timer wakes the idle CPU" [ "$2" -ge 1 ]
 set -- $(after_burst 80000)
 b80=$(down_bound 300000 80000 $TICK_US)
-ktap_diag "timer_slack 80000: minimum after $1 us (bound $b80), slack timer runs: $2 on an idle CPU, $3 in ksoftirqd, $4 in a task"
+ktap_diag "timer_slack 80000: minimum after $1 us (bound $b80), slack timer runs: $2 on an idle CPU, $3 in ksoftirqd, $4 in a task, $5 in the idle task awake"
 ktap_bound "timer_slack 80000: at the minimum within the bound for timer_slack 80000" \
 	[ "$1" -ge 0 -a "$1" -le "$b80" ]
 
@@ -316,7 +321,9 @@ if modprobe null_blk irqmode=2 completion_nsec=1000000 nr_devices=1 gb=1 &&
 	wr $IA/io_is_busy 1
 	rmmod null_blk
 	ktap_diag "waiting for I/O on cpu1: mean speed $busy_mean kHz with io_is_busy 1 (iowait $busy_wait cs), $idle_mean kHz with 0 (iowait $idle_wait cs)"
-	ktap_check "reads of a slow device keep cpu1 waiting for I/O" \
+	# A precondition, but a share of time: on a debug kernel the block
+	# layer's own CPU time can eat into it (a bound, TODO there).
+	ktap_bound "reads of a slow device keep cpu1 waiting for I/O" \
 		[ "$busy_wait" -ge 30 -a "$idle_wait" -ge 30 ]
 	ktap_bound "io_is_busy 1 counts I/O wait as load, 0 as idle" \
 		[ "$busy_mean" -ge $((idle_mean + 300000)) ]
