@@ -85,16 +85,24 @@ trace_wakeups() {
 	trace_event sched/sched_wakeup
 }
 
-# burst_start NAME FILE: when burn's burst NAME began, in the trace FILE
-# (trace_lines format, recorded with trace_wakeups burn): burn's last
-# wakeup before its NAME_start marker, or that marker.  A task pinned to an
-# idle CPU loads it from its wakeup on, and the governor may decide on
-# that load, and its worker change the speed, before the task gets back to
-# user space to write its marker.
-burst_start() {
+# burst_trace NAME: of the trace on stdin (trace_lines format, recorded
+# with trace_wakeups burn), the lines from the start of burn's burst NAME
+# on: from burn's last wakeup before its NAME_start marker, or from that
+# marker.  A task pinned to an idle CPU loads it from its wakeup on, and
+# the governor may decide on that load, and its worker change the speed,
+# before the task gets back to user space to write its marker.
+burst_trace() {
 	awk -v m="tracing_mark_write: $1_start" '
-		/sched_wakeup: comm=burn / { w = $1 }
-		index($0, m) { print (w != "" ? w : $1); exit }' "$2"
+		on { print; next }
+		/sched_wakeup: comm=burn / { n = 0; w = 1 }
+		w { buf[n++] = $0 }
+		index($0, m) { if (!w) print; for (i = 0; i < n; i++) print buf[i]; on = 1 }'
+}
+
+# burst_start NAME FILE: when burn's burst NAME began in the trace FILE
+# (see burst_trace), in seconds.
+burst_start() {
+	burst_trace "$1" < "$2" | awk '{ print $1; exit }'
 }
 
 # hw_idle_marked: the raw trace, each line prefixed with "idle" when its CPU

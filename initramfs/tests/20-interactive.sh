@@ -214,9 +214,8 @@ kill $load
 wait $load 2>/dev/null
 ktap_eq "all CPUs online again" "$(cat /sys/devices/system/cpu/online)" "0-$((NCPUS - 1))"
 burst again 2 300
-up=$(awk -v hs="$hispeed" -v t0="$(burst_start again /tmp/again.trace)" '
-	$1 >= t0 + 0 { s = 1 }
-	/cpu_frequency:/ && s { split($3, f, "="); if (f[2] + 0 >= hs) { print "yes"; exit } }' /tmp/again.trace)
+up=$(burst_trace again < /tmp/again.trace | awk -v hs="$hispeed" '
+	/cpu_frequency:/ { split($3, f, "="); if (f[2] + 0 >= hs) { print "yes"; exit } }')
 if [ "$up" != yes ]; then
 	ktap_diag "speed now $(cur_freq) kHz; trace of the burst:"
 	grep -E 'again_|cpu_frequency|interactive_eval|sched_wakeup' /tmp/again.trace | head -30 |

@@ -203,13 +203,11 @@ held() {
 	echo 1 > $TRACING/tracing_on
 	burn -c 1 -w 300 -t 1200 -n hd
 	echo 0 > $TRACING/tracing_on
-	trace_lines > /tmp/hd.trace
-	awk -v t0="$(burst_start hd /tmp/hd.trace)" '
-		$1 >= t0 + 0 { s = 1 }
-		/decision=raise/ && s { split($7, f, "=")
+	trace_lines | burst_trace hd | awk '
+		/decision=raise/ { split($7, f, "=")
 			if (f[2] == 600000 && !hs) hs = $1
 			if (f[2] > 600000 && hs && !ab) ab = $1 }
-		END { printf "%d\n", ab ? (ab - hs) * 1e6 : -1 }' /tmp/hd.trace
+		END { printf "%d\n", ab ? (ab - hs) * 1e6 : -1 }'
 }
 wr $IA/hispeed_freq 600000
 short=$(held)
@@ -357,9 +355,8 @@ if modprobe cpufreq_dt_per_policy && wait_for $POLICY/scaling_driver 20 cpufreq-
 	echo 1 > $TRACING/tracing_on
 	burn -c 2 -w 300 -t 300 -n pp
 	echo 0 > $TRACING/tracing_on
-	trace_lines > /tmp/pp.trace
-	first=$(awk -v t0="$(burst_start pp /tmp/pp.trace)" '$1 >= t0 + 0 { s = 1 }
-		/cpu_frequency:/ && s { split($3, f, "="); print f[2]; exit }' /tmp/pp.trace)
+	first=$(trace_lines | burst_trace pp |
+		awk '/cpu_frequency:/ { split($3, f, "="); print f[2]; exit }')
 	ktap_eq "a burst ramps to policy0's own hispeed_freq" "$first" 600000
 	set_governor performance
 	set_governor interactive
