@@ -57,6 +57,18 @@ as_root() {
 	fi
 }
 
+# apt_update: refresh the package lists.  A mirror caught mid-sync fails one
+# index ("File has unexpected size"); retry a few times, then go on with the
+# lists apt has: the install or download after it is what must succeed.
+apt_update() {
+	for try in 1 2 3; do
+		as_root apt-get update -q && return 0
+		echo "deps: apt-get update failed (try $try of 3)" >&2
+		sleep 10
+	done
+	echo "deps: going on with the package lists apt has" >&2
+}
+
 arch_ok=0
 dpkg --print-foreign-architectures | grep -qx armhf && arch_ok=1
 if [ $arch_ok = 0 ]; then
@@ -66,7 +78,7 @@ fi
 
 if [ -n "$missing" ] || [ $arch_ok = 0 ]; then
 	echo "deps: apt-get install$missing"
-	as_root apt-get update -q
+	apt_update
 	# shellcheck disable=SC2086
 	[ -z "$missing" ] || as_root env DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -q --no-install-recommends $missing
@@ -79,7 +91,7 @@ fetch_armhf() {
 	tmp=$(mktemp -d)
 	chmod 755 "$tmp"
 	if ! (cd "$tmp" && apt-get download -q "$1:armhf" >/dev/null); then
-		as_root apt-get update -q
+		apt_update
 		(cd "$tmp" && apt-get download -q "$1:armhf" >/dev/null)
 	fi
 	rm -rf "$2"
