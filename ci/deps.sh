@@ -64,7 +64,7 @@ apt_update() {
 	for try in 1 2 3; do
 		as_root apt-get update -q && return 0
 		echo "deps: apt-get update failed (try $try of 3)" >&2
-		sleep 10
+		[ $try = 3 ] || sleep 10
 	done
 	echo "deps: going on with the package lists apt has" >&2
 }
