@@ -4,12 +4,15 @@
  * ftrace buffer so tests can time the governor against the load in guest
  * time.
  *
- *   burn [-c CPU] [-w MS] [-t MS] [-n NAME]
+ *   burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US] [-n NAME]
  *
  * -c pins the process to CPU (default: where it runs), -w sleeps MS
  * milliseconds on that CPU first (default 0), so that the load of starting
- * the process is over before the burst starts, -t spins for MS
- * milliseconds of CLOCK_MONOTONIC (default 1000), -n names the markers
+ * the process is over before the burst starts, -j adds a random 0 to US
+ * microseconds to that sleep (the burst then starts at a random phase of
+ * the tick), -t runs the load for MS milliseconds of CLOCK_MONOTONIC
+ * (default 1000), -d makes it a duty cycle (spin BUSY_US, sleep the rest
+ * of each PERIOD_US; default: spin all the time), -n names the markers
  * "NAME_start cpu=N" and "NAME_end cpu=N" written to trace_marker
  * (default "burn").  Exits 0, or 1 on a bad argument or affinity error.
  */
@@ -22,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
 
 #include "tool.h"
 
@@ -39,15 +43,47 @@ static void mark(const char *name, const char *what, int cpu)
 		marker_fd = -1;
 }
 
+static void sleep_ns(long long ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / 1000000000LL,
+		.tv_nsec = ns % 1000000000LL,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void spin_until(long long end)
+{
+	volatile unsigned long spin = 0;
+
+	while (now_ns() < end)
+		for (int i = 0; i < 1000; i++)
+			spin++;
+}
+
+/* "BUSY:PERIOD" in microseconds, 0 < BUSY <= PERIOD. */
+static int parse_duty(char *s, long *busy, long *period)
+{
+	char *colon = strchr(s, ':');
+
+	if (!colon)
+		return 1;
+	*colon = 0;
+	return parse_int(s, busy) || parse_int(colon + 1, period) ||
+	       !*busy || *busy > *period;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = "burn";
-	long cpu = -1, ms = 1000, wait_ms = 0;
-	volatile unsigned long spin = 0;
-	long long end;
+	long cpu = -1, ms = 1000, wait_ms = 0, jitter_us = 0;
+	long busy_us = 0, period_us = 0;
+	long long end, t, wait_ns;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:w:t:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:w:j:t:d:n:")) != -1) {
 		switch (opt) {
 		case 'c':
 			if (parse_int(optarg, &cpu))
@@ -57,8 +93,16 @@ int main(int argc, char **argv)
 			if (parse_int(optarg, &wait_ms))
 				goto usage;
 			break;
+		case 'j':
+			if (parse_int(optarg, &jitter_us))
+				goto usage;
+			break;
 		case 't':
 			if (parse_int(optarg, &ms))
+				goto usage;
+			break;
+		case 'd':
+			if (parse_duty(optarg, &busy_us, &period_us))
 				goto usage;
 			break;
 		case 'n':
@@ -74,25 +118,34 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
-	if (wait_ms) {
-		struct timespec ts = {
-			.tv_sec = wait_ms / 1000,
-			.tv_nsec = wait_ms % 1000 * 1000000L,
-		};
+	wait_ns = wait_ms * 1000000LL;
+	if (jitter_us) {
+		unsigned int r = 0;
 
-		while (nanosleep(&ts, &ts) && errno == EINTR)
-			;
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (unsigned int)now_ns();
+		wait_ns += (long long)(r % (jitter_us + 1)) * 1000;
 	}
+	if (wait_ns)
+		sleep_ns(wait_ns);
 	cpu = sched_getcpu();
 	mark(name, "start", cpu);
 	end = now_ns() + ms * 1000000LL;
-	while (now_ns() < end)
-		for (int i = 0; i < 1000; i++)
-			spin++;
+	if (!busy_us) {
+		spin_until(end);
+	} else {
+		/* Each period from its own start: no drift over many. */
+		for (t = now_ns(); t < end; t += period_us * 1000LL) {
+			spin_until(t + busy_us * 1000LL);
+			if (now_ns() < t + period_us * 1000LL)
+				sleep_ns(t + period_us * 1000LL - now_ns());
+		}
+	}
 	mark(name, "end", cpu);
 	return 0;
 
 usage:
-	fprintf(stderr, "usage: burn [-c CPU] [-w MS] [-t MS] [-n NAME]\n");
+	fprintf(stderr,
+		"usage: burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US] [-n NAME]\n");
 	return 1;
 }

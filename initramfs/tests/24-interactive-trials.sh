@@ -1,0 +1,292 @@
+#!/bin/sh
+# The interactive governor answers the same load the same way every time:
+# each behaviour of its timing contract is tried TRIALS times (20) in one
+# boot, each load started at a random phase of the tick from a board idle
+# at the minimum speed, and every trial must hold.  Times are guest time
+# from ftrace timestamps, from the load's wakeup (sched_wakeup of burn).
+#
+#   ramp      a CPU-bound burst reaches hispeed_freq within timer_rate +
+#             2 ticks
+#   busy97    a 97% load in 9.5 ms stretches leaves the minimum within
+#             three timer periods
+#   light20   a 20% load in 5 ms stretches (timer_rate / 4) never reaches
+#             hispeed_freq
+#   maxup     raising scaling_max_freq under a busy CPU is followed within
+#             timer_rate + 2 ticks
+#   drop      after bursts of 0.5, 2 and 5 s the speed leaves the top
+#             within timer_rate + timer_slack + 2 ticks of the burst's end
+#             (the CPU idles: its slack timer evaluates it), the same for
+#             each length
+#
+# The same machinery runs under ondemand (sampling_rate one tick: it
+# evaluates a CPU that leaves idle busy one to two periods later),
+# whose behaviour these are too, CONTROL_TRIALS times each: the test can
+# pass.  Every tunable is reset first: a governor switch away and back
+# gives the interactive governor fresh default tunables.
+. /lib/ktap.sh
+. /lib/board.sh
+
+TRIALS=20
+CONTROL_TRIALS=5
+IA=$CPUFREQ/interactive
+TICK_US=$((1000000 / $(zcat /proc/config.gz | sed -n "s/^CONFIG_HZ=//p")))
+FMIN=$(cat $POLICY/cpuinfo_min_freq)
+FMAX=$(cat $POLICY/cpuinfo_max_freq)
+BEHAVIOURS="ramp busy97 light20 maxup drop"
+
+ktap_plan 12
+
+# reset GOV: the policy's full range, GOV with its default tunables.
+reset() {
+	set_governor performance
+	wr $POLICY/scaling_max_freq "$FMAX"
+	wr $POLICY/scaling_min_freq "$FMIN"
+	set_governor "$1" || return 1
+	if [ "$1" = ondemand ]; then
+		wr $CPUFREQ/ondemand/sampling_rate 10000
+	fi
+	return 0
+}
+
+# trace_setup: what the trials record; the event switches patch kernel
+# text on every CPU (load), so settle at the minimum afterwards.
+trace_setup() {
+	trace_reset 4096
+	trace_event power/cpu_frequency
+	[ -d $TRACING/events/cpufreq_interactive ] &&
+		trace_event cpufreq_interactive/cpufreq_interactive_eval
+	trace_wakeups burn
+	settle_min 50
+	trace_on
+}
+
+# trace_on: record from now, the speed now first.
+trace_on() {
+	echo 1 > $TRACING/tracing_on
+	read -r _f < $POLICY/scaling_cur_freq
+	mark "trace_start cur=$_f"
+}
+
+# at_min: wait (up to 5 s) for the minimum speed, then a little more, so
+# the next load starts from a settled board.
+at_min() {
+	wait_min 50 || return 1
+	usleep 100000
+}
+
+# mark TEXT: a line in the trace.
+mark() {
+	echo "$1" > $TRACING/trace_marker
+}
+
+# One trial of each behaviour; NAME is the trial's unique marker name.
+trial_ramp() {
+	burn -c 1 -w 200 -j $TICK_US -t 150 -n "$1"
+}
+
+trial_busy97() {
+	burn -c 2 -w 200 -j $TICK_US -t 300 -d 9500:10000 -n "$1"
+}
+
+trial_light20() {
+	burn -c 1 -w 200 -j $TICK_US -t 1000 -d 5000:25000 -n "$1"
+}
+
+trial_maxup() {
+	# Busy at the top, then capped, then the cap raised again at a
+	# random phase of the tick.
+	burn -c 1 -t 800 -n "$1" &
+	_pid=$!
+	usleep 300000
+	wr $POLICY/scaling_max_freq 600000
+	usleep $((100000 + RANDOM % TICK_US))
+	mark "$1_raise"
+	wr $POLICY/scaling_max_freq "$FMAX"
+	wait $_pid
+}
+
+trial_drop() {
+	case $(($2 % 3)) in
+	0) _ms=500 ;; 1) _ms=2000 ;; *) _ms=5000 ;;
+	esac
+	burn -c 1 -w 200 -j $TICK_US -t $_ms -n "$1"
+	usleep 300000
+}
+
+# analyse BEHAVIOUR HISPEED: one line per trial of the trace on stdin:
+# "NAME VALID VALUE [LENGTH_MS]".  VALID: the load started at the minimum
+# (for drop, and ended at the top; for maxup: was capped below the top
+# when the cap was raised).  VALUE, in us from the load's start
+# (burn's wakeup before its start marker, or the marker): ramp: to speed
+# >= HISPEED; busy97: to speed > min; maxup: from the raise marker to the
+# top speed; drop: from the end marker to a speed below the top; light20:
+# the highest speed during the load (kHz).  -1: never.  LENGTH_MS: how
+# long the load ran.
+analyse() {
+	awk -v b="$1" -v hs="$2" -v fmin="$FMIN" -v fmax="$FMAX" '
+	function us(t) { return int((t - t0) * 1e6 + 0.5) }
+	# A speed change at time t while a trial is on.
+	function speed(t, c) {
+		if (b == "ramp" && !hit && c >= hs) { hit = 1; v = us(t) }
+		if (b == "busy97" && !hit && c > fmin) { hit = 1; v = us(t) }
+		if (b == "light20" && !ended && c > v) v = c
+		if (b == "maxup" && raised && !hit && c >= fmax) { hit = 1; v = us(t) }
+		if (b == "drop" && ended && !hit && c < top) {
+			hit = 1; v = us(t); done()
+		}
+	}
+	function done() {
+		print name, valid, v, len
+		on = 0; ended = 0
+	}
+	/sched_wakeup: comm=burn / {
+		# burn sleeps before its load: the last wakeup before the
+		# start marker begins it; changes since are replayed then.
+		if (!on) { wake = $1; wake_cur = cur; nbuf = 0 }
+		next
+	}
+	/cpu_frequency:/ {
+		split($3, f, "="); c = f[2] + 0
+		# One event per CPU of the policy: count a change once.
+		if (c == cur) next
+		cur = c
+		if (on) speed($1, cur)
+		else if (wake) { bt[nbuf] = $1; bc[nbuf] = cur; nbuf++ }
+		next
+	}
+	/tracing_mark_write: trace_start/ { split($4, f, "="); cur = f[2] + 0; next }
+	/tracing_mark_write: / {
+		m = $3
+		if (m ~ /_start$/) {
+			if (on) done()
+			name = substr(m, 1, length(m) - 6)
+			on = 1; hit = 0; raised = 0; ended = 0; len = 0
+			if (wake && wake > last_end) {
+				t0 = wake; valid = (wake_cur == fmin)
+				v = (b == "light20") ? wake_cur : -1
+				for (i = 0; i < nbuf; i++) speed(bt[i], bc[i])
+			} else {
+				t0 = $1; valid = (cur == fmin)
+				v = (b == "light20") ? cur : -1
+			}
+			if (b == "ramp" && !hit && cur >= hs) { hit = 1; v = us($1) }
+			start = t0
+		} else if (m ~ /_raise$/ && on) {
+			# Valid: capped below the top when the cap rose.
+			raised = 1; t0 = $1; valid = cur < fmax; hit = 0; v = -1
+		} else if (m ~ /_end$/ && on) {
+			last_end = $1; wake = 0; nbuf = 0
+			len = int(($1 - start) * 1000 + 0.5)
+			if (b == "drop") {
+				ended = 1; t0 = $1; top = cur
+				valid = valid && cur >= fmax
+			} else {
+				done()
+			}
+		}
+		next
+	}
+	END { if (on && !(b == "drop" && !ended)) done() }'
+}
+
+# run GOV BEHAVIOUR N: N valid trials of BEHAVIOUR under GOV.  Trials that
+# did not start from the minimum (something else ran) are made up for,
+# in up to two more rounds.  Reading the trace is slow under emulation:
+# it is read once a round.  Leaves the analysis in /tmp/GOV-BEHAVIOUR.res
+# and the trace in .trace.
+run() {
+	_g=$1 _b=$2 _n=$3
+	_t0=$(uptime_cs)
+	reset "$_g"
+	trace_setup
+	_valid=0 _tries=0 _round=0
+	while [ $_valid -lt "$_n" ] && [ $_round -lt 3 ]; do
+		_k=$((_n - _valid))
+		while [ $_k -gt 0 ]; do
+			at_min
+			trial_$_b "$_b$_tries" $_tries
+			_tries=$((_tries + 1))
+			_k=$((_k - 1))
+		done
+		echo 0 > $TRACING/tracing_on
+		trace_lines > /tmp/$_g-$_b.trace
+		analyse $_b "$(cat $IA/hispeed_freq 2>/dev/null || echo $FMAX)" \
+			< /tmp/$_g-$_b.trace > /tmp/$_g-$_b.res
+		_valid=$(awk '$2 == 1' /tmp/$_g-$_b.res | wc -l)
+		_round=$((_round + 1))
+		trace_on
+	done
+	echo 0 > $TRACING/tracing_on
+	trace_reset 1024
+	_secs=$((($(uptime_cs) - _t0) / 100))
+}
+
+# judge GOV BEHAVIOUR N BOUND: the KTAP case: N valid trials, each within
+# BOUND (for light20: each below BOUND kHz).
+judge() {
+	_g=$1 _b=$2 _n=$3 _bound=$4
+	set -- $(awk -v bound="$_bound" -v b="$_b" '
+		!$2 { bad_start++; next }
+		{ n++; v = $3 + 0
+		  ok = (b == "light20") ? v < bound : (v >= 0 && v <= bound)
+		  if (!ok) miss++
+		  if (n == 1 || v < lo) lo = v; if (v > hi) hi = v; sum += v }
+		END { printf "%d %d %d %d %d %d\n", n, miss, bad_start,
+			lo, n ? sum / n : 0, hi }' /tmp/$_g-$_b.res)
+	_unit=us
+	[ "$_b" = light20 ] && _unit=kHz
+	ktap_diag "$_g $_b: $1 trials (+$3 not from the minimum), min/mean/max $4/$5/$6 $_unit, bound $_bound $_unit, $2 missed ($_secs s)"
+	if [ "$1" -lt "$_n" ] || [ "$2" != 0 ]; then
+		ktap_diag "$_g $_b trials (name valid value length_ms):"
+		sed 's/^/#   /' /tmp/$_g-$_b.res | head -40
+		# The trace of the first trial that missed, from its start.
+		_w=$(awk -v bound="$_bound" -v b="$_b" '$2 && (b == "light20" ?
+			$3 >= bound : ($3 < 0 || $3 > bound)) { print $1; exit }' \
+			/tmp/$_g-$_b.res)
+		ktap_diag "trace of $_w:"
+		awk -v m="$_w" '$3 == m "_start" { on = 1 }
+			on && /_start/ && $3 != m "_start" { exit }
+			on' /tmp/$_g-$_b.trace | grep -v 'comm=burn' | head -80 |
+			sed 's/^/#   /'
+	fi
+	ktap_bound "$_g: $_b holds in each of $_n trials" \
+		[ "$1" -ge "$_n" -a "$2" = 0 ]
+}
+
+old_gov=$(cat $POLICY/scaling_governor)
+RATE=20000
+SLACK=80000
+for g in interactive ondemand; do
+	ntr=$TRIALS
+	[ $g = interactive ] || ntr=$CONTROL_TRIALS
+	if ! reset $g; then
+		for b in $BEHAVIOURS; do ktap_skip "$g: $b" "governor $g unavailable"; done
+		continue
+	fi
+	if [ $g = interactive ]; then
+		ktap_eq "interactive: tunables at their defaults" \
+			"$(cat $IA/timer_rate) $(cat $IA/timer_slack) $(cat $IA/hispeed_freq)" \
+			"$RATE $SLACK $FMAX"
+	fi
+	hs=$FMAX
+	run $g ramp $ntr
+	judge $g ramp $ntr $((RATE + 2 * TICK_US))
+	run $g busy97 $ntr
+	judge $g busy97 $ntr $((3 * RATE))
+	run $g light20 $ntr
+	judge $g light20 $ntr "$hs"
+	run $g maxup $ntr
+	judge $g maxup $ntr $((RATE + 2 * TICK_US))
+	# Three lengths: 3 trials at least, a multiple of 3 under control.
+	[ $g = interactive ] || ntr=3
+	run $g drop $ntr
+	ktap_diag "$g drop, worst per burst length (ms: us): $(awk '$2 == 1 {
+		l = int(($4 + 250) / 500) * 500; if (!(l in w) || $3 > w[l]) w[l] = $3 }
+		END { for (l in w) printf "%d: %d  ", l, w[l] }' /tmp/$g-drop.res)"
+	judge $g drop $ntr $((RATE + SLACK + 2 * TICK_US))
+done
+reset interactive
+ktap_eq "interactive: trials leave the tunables at their defaults" \
+	"$(cat $IA/timer_rate) $(cat $IA/min_sample_time)" "$RATE 20000"
+set_governor "$old_gov"
+ktap_done
