@@ -66,7 +66,13 @@ COLUMNS = [
     ("frame_scaled_energy_mj", "scaled frame energy", "mJ per run",
      "frame_scaled"),
     ("idle_wakeups_per_s", "idle wakeups", "per s", "idle"),
+    ("idle_deferred_per_s", "idle deferred runs", "per s", "idle"),
 ]
+
+# Governor callbacks that cannot wake a CPU: interactive's sampling timer
+# is deferrable, it runs only in an interrupt that woke the CPU for
+# something else.  Counted apart from the wakeups.
+DEFERRED_FNS = {"interactive_timer"}
 
 
 def die(msg):
@@ -301,7 +307,9 @@ def analyse_cell(c, board, power):
         if st and en:
             a, b = st[0], en[0]
             w = [x for x in c["wake"] if a <= x[0] <= b]
-            out["idle_wakeups_per_s"] = [len(w) / (b - a)]
+            d = [x for x in w if x[2] in DEFERRED_FNS]
+            out["idle_wakeups_per_s"] = [(len(w) - len(d)) / (b - a)]
+            out["idle_deferred_per_s"] = [len(d) / (b - a)]
             fns = {}
             for x in w:
                 fns[x[2]] = fns.get(x[2], 0) + 1
@@ -689,13 +697,16 @@ C = {cap}, OPP voltages): P = C·V²·f, {power}; energy = ∫P dt over the \
 modelled execution of the workload's work only (idle CPUs, other tasks and \
 static power count nothing).
 - Idle wakeups: governor callbacks that ran between idle_start and idle_end \
-(any CPU): `timer_expire_entry` of interactive_timer and interactive_slack_timer; \
+(any CPU) and could have woken the CPU: `timer_expire_entry` of \
+interactive_slack_timer; \
 `sched_kthread_work_execute_start` of interactive_up_work (SCHED_FIFO thread) \
 and sugov_work (schedutil's thread); `workqueue_execute_start` of \
 interactive_down_work and dbs_work_handler (ondemand, conservative).  Each \
 counts as one wakeup.  The irq_work that ondemand, conservative and \
 schedutil queue from the scheduler's update hook has no tracepoint; each \
-queues one of the work items above, so it is counted through them."""
+queues one of the work items above, so it is counted through them.  interactive_timer, the interactive governor's \
+deferrable sampling timer, cannot wake a CPU: it runs in an interrupt that \
+woke the CPU for something else.  Its runs are the *idle deferred runs*."""
 
 
 # ------------------------------------------------------------------ plots

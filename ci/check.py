@@ -243,6 +243,38 @@ def hooksite_row(build, variant):
             (lines[-1] if lines else "hooksite.py failed"))
 
 
+# What the host echoes of the guest's console while a check boot runs:
+# the test that starts, each top-level result (with the time the guest's
+# "# NAME: exit RC after S s" line gave it), and each failed case.
+PROGRESS = re.compile(r"^(# running \S+|# \S+: exit \d+ after [0-9.]+ s"
+                      r"|(not )?ok \d+ - .*|\s+not ok \d+ - .*)$")
+
+
+def follow(proc, log, variant, t0):
+    """Wait for proc, printing the progress lines of the console log it
+    writes as they arrive; return its exit status."""
+    pos, buf = 0, ""
+    while True:
+        done = proc.poll() is not None
+        try:
+            with open(log, errors="replace") as f:
+                f.seek(pos)
+                buf += f.read()
+                pos = f.tell()
+        except OSError:
+            pass
+        *whole, buf = buf.split("\n")
+        for line in whole:
+            line = line.rstrip("\r")
+            if PROGRESS.match(line):
+                print("check: %s %5.0f s  %s" % (variant,
+                                                  time.monotonic() - t0,
+                                                  line.strip()), flush=True)
+        if done:
+            return proc.returncode
+        time.sleep(1)
+
+
 def run_variant(a, variant):
     out = a.out
     log = os.path.join(out, "%s.console.log" % variant)
@@ -260,7 +292,10 @@ def run_variant(a, variant):
     print("check: booting the %s kernel (console: %s)" % (variant, log),
           flush=True)
     t0 = time.monotonic()
-    status = subprocess.call(cmd)
+    # Not last boot's lines: follow() reads the log as qemu.py writes it.
+    if os.path.exists(log):
+        os.remove(log)
+    status = follow(subprocess.Popen(cmd), log, variant, t0)
     took = time.monotonic() - t0
     print("check: %s boot finished in %.0f s (status %d)" % (variant, took,
                                                               status),

@@ -78,6 +78,8 @@ for t in $tests; do
 	name=${name%.sh}
 	out=/tmp/test.$i.out
 	: > "$out"
+	# For the host's progress lines (ci/check.py).
+	echo "# running $name"
 	start=$(cut -d' ' -f1 /proc/uptime)
 	( timeout "$TIMEOUT" "$t" 2>&1; echo "$?" > /tmp/test.rc ) |
 		while IFS= read -r line; do

@@ -1,13 +1,17 @@
 #!/bin/sh
 # The governor as a module: loaded by selecting it, refused unload while a
 # policy uses it, 50 load/use/unload cycles, then 5 s of mixed idle and
-# load with it loaded.  Skipped when the governor is built in.
+# load with it loaded, and boost pulses written while the governor is
+# switched away and the module unloaded and reloaded (the unboost work
+# reads the tunables that exit frees).  Skipped when the governor is built
+# in.
 . /lib/ktap.sh
 . /lib/board.sh
 
-ktap_plan 5
+ktap_plan 6
 if ! grep -q "cpufreq_interactive.ko:" /lib/modules/$(uname -r)/modules.dep; then
-	for t in "auto-load" "busy module not unloadable" "50 cycles" "no residue" "mixed load"; do
+	for t in "auto-load" "busy module not unloadable" "50 cycles" "no residue" \
+		"mixed load" "boostpulse racing unload"; do
 		ktap_skip "$t" "interactive is built in"
 	done
 	ktap_done
@@ -42,5 +46,30 @@ while [ $i -lt 5 ]; do
 	i=$((i + 1))
 done
 ktap_eq "5 s of mixed idle and load with the module" "$(cat $POLICY/scaling_governor)" interactive
+
+# Boost pulses of 2 ms, written as fast as the shell can, against 30
+# switch-away / unload / reload / select cycles.  The kernel log (scanned
+# by the host, KASAN on the debug kernel) must stay clean.
+(
+	while [ ! -e /tmp/race.stop ]; do
+		echo 2000 > $CPUFREQ/interactive/boostpulse_duration 2>/dev/null
+		echo 1 > $CPUFREQ/interactive/boostpulse 2>/dev/null
+	done
+) &
+racer=$!
+i=0
+fail=0
+while [ $i -lt 30 ]; do
+	set_governor performance || fail=$((fail + 1))
+	rmmod cpufreq_interactive || fail=$((fail + 1))
+	modprobe cpufreq_interactive || fail=$((fail + 1))
+	set_governor interactive || fail=$((fail + 1))
+	usleep $((RANDOM % 20000))
+	i=$((i + 1))
+done
+touch /tmp/race.stop
+wait $racer
+rm -f /tmp/race.stop
+ktap_eq "30 unload/reload cycles with boost pulses written throughout" "$fail" 0
 set_governor "$old"
 ktap_done
