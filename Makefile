@@ -29,6 +29,9 @@ TIMEOUT     ?= 1500
 # TESTS=a,b: run only the in-guest tests matching these names (see
 # initramfs/run-tests.sh); empty runs them all.
 TESTS       ?=
+# make check also boots this variant's demo (make run) and checks what it
+# shows (ci/demo.py); empty: no demo.  Not with TESTS=.
+DEMO        ?= $(firstword $(VARIANTS))
 # Where make check keeps the consoles and results of its boots.
 CHECK_OUT   ?= $(BUILD)/check
 # make soak: seconds of soak; the variant is module unless VARIANT is given.
@@ -72,14 +75,20 @@ initramfs: kernel
 	@sh ci/initramfs.sh $(BUILD) $(VARIANT) $(EXTRA_TESTS)
 
 # The demo: a shell is left on the console when stdin is a terminal.
+# The guest's timeline and the host's LED samples then make a picture,
+# build/run/demo.png, and a text rendering (ci/demo.py).
 run: all
 	@if [ -t 0 ]; then \
 		$(QEMU) --log $(BUILD)/run/console.log --interactive --led-show \
+			--led-report $(BUILD)/run/leds.json \
 			--timeout 86400 --append "console=ttyAMA0 mode=demo shell=1"; \
 	else \
 		$(QEMU) --log $(BUILD)/run/console.log --led-show --timeout 300 \
+			--led-report $(BUILD)/run/leds.json \
 			--append "console=ttyAMA0 mode=demo"; \
 	fi
+	@python3 ci/demo.py --console $(BUILD)/run/console.log \
+		--leds $(BUILD)/run/leds.json --smp $(SMP) --out $(BUILD)/run/demo.png
 
 shell: all
 	$(QEMU) --log $(BUILD)/run/console.log --interactive --timeout 86400 \
@@ -93,12 +102,12 @@ check: deps
 	@python3 ci/check.py --build $(BUILD) --dtb $(DTB) \
 		--smp $(SMP) --mem $(MEM) --timeout $(TIMEOUT) \
 		--out $(CHECK_OUT) $(foreach v,$(VARIANTS),--variant $(v)) \
-		$(if $(TESTS),--append "tests=$(TESTS)")
+		$(if $(TESTS),--append "tests=$(TESTS)",$(if $(DEMO),--demo $(DEMO)))
 
 # The whole suite on the debug kernel: the module variant with
 # arm/debug.config (lockdep, atomic-sleep, debug objects, kmemleak, KASAN).
 check-debug: deps
-	@$(MAKE) --no-print-directory check VARIANTS=module-debug TIMEOUT=5400
+	@$(MAKE) --no-print-directory check VARIANTS=module-debug TIMEOUT=5400 DEMO=
 
 # The soak (initramfs/soak.sh): counts, a table, "N passed, N failed".
 soak: deps

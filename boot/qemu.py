@@ -81,8 +81,9 @@ class Monitor:
 class LedSampler(threading.Thread):
     """Sample SYS_LED while a guest marker says a phase is on."""
 
-    def __init__(self, sock_path, period, show, out):
+    def __init__(self, sock_path, period, show, out, ncpus=4):
         super().__init__(daemon=True)
+        self.ncpus = ncpus
         self.sock_path = sock_path
         self.period = period
         self.show = show
@@ -107,13 +108,24 @@ class LedSampler(threading.Thread):
         ph = self.phase
         self.phases.append(ph)
         if self.show and ph["cpu"] is not None:
-            bit = 1 << (2 + ph["cpu"])
-            s = ph["samples"]
-            lit = sum(1 for _, v in s if v & bit)
-            self.out("[host] SYS_LED while cpu%d %s: cpu%d LED lit in %d of "
-                     "%d samples (last 0x%02x)" %
-                     (ph["cpu"], ph["phase"], ph["cpu"], lit, len(s),
-                      s[-1][1] if s else 0))
+            self.out("[host] " + self.summary(ph))
+
+    def summary(self, ph):
+        """One line of what the LED samples of a phase showed."""
+        cpu, s = ph["cpu"], ph["samples"]
+        bit = 1 << (2 + cpu)
+        others = sum(1 << (2 + c) for c in range(self.ncpus) if c != cpu)
+        n = max(len(s), 1)
+        lit = sum(1 for _, v in s if v & bit)
+        dark = sum(1 for _, v in s if not v & others)
+        took = s[-1][0] if s else 0.0
+        if ph["phase"] == "busy":
+            return ("cpu%d busy %.2f s: its LED lit in %d%% of %d samples; "
+                    "the other LEDs dark in %d%%" %
+                    (cpu, took, 100 * lit // n, len(s), 100 * dark // n))
+        return ("after cpu%d, idle %.2f s: every LED dark in %d%% of %d "
+                "samples" % (cpu, took, 100 * sum(
+                    1 for _, v in s if not v & (others | bit)) // n, len(s)))
 
     def run(self):
         try:
@@ -190,7 +202,7 @@ def main():
             sys.stdout.write(line + ("\r\n" if a.interactive else "\n"))
             sys.stdout.flush()
 
-    sampler = LedSampler(sock, a.led_period, a.led_show, out)
+    sampler = LedSampler(sock, a.led_period, a.led_show, out, a.smp)
     cmd = qemu_cmd(a, sock)
     if a.interactive:
         open(a.log, "w").close()

@@ -335,6 +335,52 @@ def run_variant(a, variant):
     return rows, lines
 
 
+def demo_rows(a, variant):
+    """Boot the demo (make run's mode=demo) and check what it showed: the
+    host's LED samples and the guest's timeline of each phase, and the
+    picture (ci/demo.py)."""
+    import demo
+    out = os.path.join(a.out, "demo")
+    os.makedirs(out, exist_ok=True)
+    log = os.path.join(out, "console.log")
+    leds = os.path.join(out, "leds.json")
+    png = os.path.join(out, "demo.png")
+    for f in (log, leds, png):
+        if os.path.exists(f):
+            os.remove(f)
+    cmd = [sys.executable, os.path.join(TOP, "boot/qemu.py"),
+           "--kernel", os.path.join(a.build, "obj-%s" % variant,
+                                    "arch/arm/boot/zImage"),
+           "--dtb", a.dtb, "--initrd",
+           os.path.join(a.build, "initramfs-%s.cpio.gz" % variant),
+           "--smp", str(a.smp), "--mem", str(a.mem), "--timeout", "300",
+           "--log", log, "--led-report", leds, "--quiet",
+           "--append", "console=ttyAMA0 mode=demo"]
+    print("check: booting the demo (%s kernel, console: %s)" % (variant, log),
+          flush=True)
+    status = subprocess.call(cmd)
+    name = "%s/demo/%%s" % variant
+    if status:
+        return [(name % "the demo ran and powered off", "FAIL",
+                 "qemu.py exit status %d" % status)]
+    with open(log, errors="replace") as f:
+        lines = f.read().splitlines()
+    try:
+        with open(leds) as f:
+            rep = json.load(f)
+    except (OSError, ValueError):
+        rep = {"phases": []}
+    bursts, idle_end, speed = demo.read_timeline(lines)
+    if not bursts:
+        return [(name % "the demo printed its timeline", "FAIL", "")]
+    ncpus = int(a.smp)
+    series = demo.led_series(rep.get("phases", []), bursts, ncpus)
+    end = max(list(idle_end.values()) + [b[1] or 0 for b in bursts.values()]) + 0.1
+    demo.plot(png, bursts, series, speed, ncpus, end)
+    return [(name % n, "PASS" if ok else "FAIL", note) for n, ok, note in
+            demo.checks(rep, bursts, idle_end, speed, series, ncpus, png)]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--build", default="build")
@@ -345,6 +391,8 @@ def main():
     p.add_argument("--timeout", type=float, default=1500)
     p.add_argument("--append", default="")
     p.add_argument("--out", default="build/check")
+    p.add_argument("--demo", help="also boot this variant's demo and "
+                   "check it (ci/demo.py)")
     p.add_argument("--verbose", action="store_true",
                    default=bool(os.environ.get("V")))
     a = p.parse_args()
@@ -358,6 +406,8 @@ def main():
             rows.extend(r)
             allf.write("===== %s =====\n" % v)
             allf.write("\n".join(lines) + "\n")
+    if a.demo:
+        rows.extend(demo_rows(a, a.demo))
 
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump([{"name": n, "status": s, "note": t} for n, s, t in rows],

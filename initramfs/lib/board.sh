@@ -138,27 +138,19 @@ settle_min() {
 # down_bound BURST_US SLACK_US TICK_US: the longest, by the interactive
 # governor's rules, from the end of a CPU-bound task of BURST_US at the
 # top speed to the minimum speed on an otherwise idle board, in us, with
-# the tunables' current min_sample_time, timer_rate and (single) target
-# load.  A CPU's load is the greater of its sample's and the load since its
-# target last changed, which after the task falls as B / (B + t), B the
-# time at the top speed (at most BURST_US + timer_rate).  Its target
-# leaves the top speed fmax once that load, times fmax, over the target
-# load TL, fits the next lower table speed fnext: after t1 = B x (100 x
-# fmax - TL x fnext) / (TL x fnext).  Then come two lowering steps (to
-# where the load points, then, its load since the change being that of an
-# idle CPU, to the minimum), each after the speed was held min_sample_time
-# and at the next evaluation: an idle CPU above the minimum is evaluated
-# timer_rate + SLACK_US after it idles.  Plus 2 ticks of timer rounding.
+# the tunables' current min_sample_time and timer_rate.  A window's load
+# is its own (nothing from before it counts), so BURST_US does not enter:
+# the first window that finds the CPU idle lowers it, to where the tail
+# of the burst in that window points, and the next one to the minimum.
+# Each step comes at the CPU's next evaluation after the speed was held
+# min_sample_time: an idle CPU above the minimum is evaluated timer_rate
+# + SLACK_US after its window opened, so a step takes at most timer_rate
+# + the larger of SLACK_US and min_sample_time.  Plus 2 ticks of timer
+# rounding.
 down_bound() {
 	_mst=$(cat $CPUFREQ/interactive/min_sample_time)
 	_rate=$(cat $CPUFREQ/interactive/timer_rate)
-	_tl=$(cat $CPUFREQ/interactive/target_loads)
-	_fmax=$(cat $POLICY/scaling_max_freq)
-	_fnext=$(tr ' ' '\n' < $POLICY/scaling_available_frequencies |
-		awk -v m="$_fmax" '$1 < m && $1 > n { n = $1 } END { print n + 0 }')
-	# In ms and MHz: busybox sh arithmetic may be 32-bit.
-	_b=$((($1 + _rate) / 1000))
-	_t1=$((_b * (100 * (_fmax / 1000) - _tl * (_fnext / 1000)) / (_tl * (_fnext / 1000)) + 1))
-	[ "$_t1" -lt 0 ] && _t1=0
-	echo $((_t1 * 1000 + 2 * (_mst + _rate + $2) + 2 * $3))
+	_wait=$2
+	[ "$_mst" -gt "$_wait" ] && _wait=$_mst
+	echo $((2 * (_rate + _wait) + 2 * $3))
 }

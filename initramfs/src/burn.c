@@ -4,7 +4,7 @@
  * ftrace buffer so tests can time the governor against the load in guest
  * time.
  *
- *   burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US] [-n NAME]
+ *   burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US] [-n NAME] [-P]
  *
  * -c pins the process to CPU (default: where it runs), -w sleeps MS
  * milliseconds on that CPU first (default 0), so that the load of starting
@@ -14,7 +14,10 @@
  * (default 1000), -d makes it a duty cycle (spin BUSY_US, sleep the rest
  * of each PERIOD_US; default: spin all the time), -n names the markers
  * "NAME_start cpu=N" and "NAME_end cpu=N" written to trace_marker
- * (default "burn").  Exits 0, or 1 on a bad argument or affinity error.
+ * (default "burn"), -P also prints the LED phase markers "#LED phase=busy
+ * cpu=N" and "#LED phase=idle cpu=N" on /dev/console at the load's start
+ * and end, for the host that samples the board's LEDs (boot/qemu.py).
+ * Exits 0, or 1 on a bad argument or affinity error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -75,15 +78,33 @@ static int parse_duty(char *s, long *busy, long *period)
 	       !*busy || *busy > *period;
 }
 
+/* The host's LED phase marker, straight to the console. */
+static void led_phase(int on, const char *phase, int cpu)
+{
+	char buf[64];
+	int fd, n;
+
+	if (!on)
+		return;
+	fd = open("/dev/console", O_WRONLY | O_NOCTTY);
+	if (fd < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "#LED phase=%s cpu=%d\n", phase, cpu);
+	if (write(fd, buf, n) < 0)
+		n = 0;
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = "burn";
 	long cpu = -1, ms = 1000, wait_ms = 0, jitter_us = 0;
 	long busy_us = 0, period_us = 0;
+	int phases = 0;
 	long long end, t, wait_ns;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:w:j:t:d:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:w:j:t:d:n:P")) != -1) {
 		switch (opt) {
 		case 'c':
 			if (parse_int(optarg, &cpu))
@@ -108,6 +129,9 @@ int main(int argc, char **argv)
 		case 'n':
 			name = optarg;
 			break;
+		case 'P':
+			phases = 1;
+			break;
 		default:
 			goto usage;
 		}
@@ -129,6 +153,7 @@ int main(int argc, char **argv)
 	if (wait_ns)
 		sleep_ns(wait_ns);
 	cpu = sched_getcpu();
+	led_phase(phases, "busy", cpu);
 	mark(name, "start", cpu);
 	end = now_ns() + ms * 1000000LL;
 	if (!busy_us) {
@@ -142,10 +167,11 @@ int main(int argc, char **argv)
 		}
 	}
 	mark(name, "end", cpu);
+	led_phase(phases, "idle", cpu);
 	return 0;
 
 usage:
 	fprintf(stderr,
-		"usage: burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US] [-n NAME]\n");
+		"usage: burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US] [-n NAME] [-P]\n");
 	return 1;
 }
