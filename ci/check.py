@@ -250,9 +250,9 @@ PROGRESS = re.compile(r"^(# running \S+|# \S+: exit \d+ after [0-9.]+ s"
                       r"|(not )?ok \d+ - .*|\s+not ok \d+ - .*)$")
 
 
-def follow(proc, log, variant, t0):
-    """Wait for proc, printing the progress lines of the console log it
-    writes as they arrive; return its exit status."""
+def follow(proc, log, variant, t0, pattern=PROGRESS, label="check"):
+    """Wait for proc, printing the lines of the console log it writes that
+    match pattern, as they arrive; return its exit status."""
     pos, buf = 0, ""
     while True:
         done = proc.poll() is not None
@@ -266,10 +266,10 @@ def follow(proc, log, variant, t0):
         *whole, buf = buf.split("\n")
         for line in whole:
             line = line.rstrip("\r")
-            if PROGRESS.match(line):
-                print("check: %s %5.0f s  %s" % (variant,
-                                                  time.monotonic() - t0,
-                                                  line.strip()), flush=True)
+            if pattern.match(line):
+                print("%s: %s %5.0f s  %s" % (label, variant,
+                                               time.monotonic() - t0,
+                                               line.strip()), flush=True)
         if done:
             return proc.returncode
         time.sleep(1)

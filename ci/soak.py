@@ -14,6 +14,7 @@ anything failed.  The console is kept in OUT/VARIANT.console.log.
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
@@ -68,7 +69,12 @@ def main():
     print("soak: %d s on the %s kernel (console: %s)" % (a.duration, v, log),
           flush=True)
     t0 = time.monotonic()
-    status = subprocess.call(cmd)
+    # Print the soak's progress lines as the guest writes them.
+    if os.path.exists(log):
+        os.remove(log)
+    status = check.follow(subprocess.Popen(cmd), log, v, t0,
+                          re.compile(r"^(# soak t=.*|(not )?ok \d+ - .*)$"),
+                          "soak")
     print("soak: boot finished in %.0f s (status %d)"
           % (time.monotonic() - t0, status), flush=True)
 

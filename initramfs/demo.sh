@@ -57,7 +57,13 @@ trace_lines | awk -v fmin="$(cat $POLICY/scaling_min_freq)" '
 	/tracing_mark_write: trace_start/ { split($4, f, "="); cur = f[2] / 1000; next }
 	# A burst begins when burn wakes before its start marker: speed
 	# changes between the two are kept and shown after the start.
-	/sched_wakeup: comm=burn / { if (busy == "") { wake = $1; wcur = cur; nb = 0 }; next }
+	/sched_wakeup: comm=burn / {
+		if (busy != "") next
+		# An earlier wakeup was not the burst: show what it kept.
+		for (i = 0; i < nb; i++) change(bt[i], bf[i], bc[i])
+		wake = $1; wcur = cur; nb = 0
+		next
+	}
 	/tracing_mark_write: cpu[0-9]+_burst_start/ {
 		split($3, n, "_"); c = n[1]
 		b = (wake && wake > last) ? wake : $1
