@@ -9,8 +9,10 @@
 #             2 ticks
 #   busy97    a 97% load in 9.5 ms stretches leaves the minimum within
 #             three timer periods
-#   light20   a 20% load in 5 ms stretches (timer_rate / 4) never reaches
-#             hispeed_freq
+#   light20   a 20% load in 5 ms stretches (timer_rate / 4) never asks
+#             for hispeed_freq (its CPU's decisions, traced; the policy's
+#             speed under ondemand): the other CPUs of the policy may
+#             rightly raise it for their own load, or for the host's noise
 #   maxup     raising scaling_max_freq under a busy CPU is followed within
 #             timer_rate + 2 ticks
 #   drop      after bursts of 0.5, 2 and 5 s the speed leaves the top
@@ -132,14 +134,25 @@ analyse() {
 		if (b == "ramp" && !hit && c >= hs) { hit = 1; v = us(t) }
 		if (b == "busy97" && !hit && c > fmin) { hit = 1; v = us(t) }
 		if (b == "light20" && !ended && c > v) v = c
+		if (b == "light20" && !ended && c > vs) vs = c
 		if (b == "maxup" && raised && !hit && c >= fmax) { hit = 1; v = us(t) }
 		if (b == "drop" && ended && !hit && c < top) {
 			hit = 1; v = us(t); done()
 		}
 	}
 	function done() {
+		# light20: the highest request of the loaded CPU where the
+		# governor traces its decisions, else the speed of the policy.
+		if (b == "light20") v = nev ? ve : vs
 		print name, valid, v, len
 		on = 0; ended = 0
+	}
+	/cpufreq_interactive_eval:/ {
+		if (on && b == "light20" && $3 == "cpu=" lcpu) {
+			split($7, f, "="); nev++
+			if (f[2] + 0 > ve) ve = f[2] + 0
+		}
+		next
 	}
 	/sched_wakeup: comm=burn / {
 		# burn sleeps before its load: the last wakeup before the
@@ -163,13 +176,14 @@ analyse() {
 			if (on) done()
 			name = substr(m, 1, length(m) - 6)
 			on = 1; hit = 0; raised = 0; ended = 0; len = 0
+			lcpu = substr($4, 5); nev = 0; ve = 0
 			if (wake && wake > last_end) {
 				t0 = wake; valid = (wake_cur == fmin)
-				v = (b == "light20") ? wake_cur : -1
+				v = (b == "light20") ? wake_cur : -1; vs = v
 				for (i = 0; i < nbuf; i++) speed(bt[i], bc[i])
 			} else {
 				t0 = $1; valid = (cur == fmin)
-				v = (b == "light20") ? cur : -1
+				v = (b == "light20") ? cur : -1; vs = v
 			}
 			if (b == "ramp" && !hit && cur >= hs) { hit = 1; v = us($1) }
 			start = t0
