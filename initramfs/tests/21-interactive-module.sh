@@ -24,16 +24,24 @@ set_governor interactive
 ktap_check "echo interactive > scaling_governor loads the module" [ -d /sys/module/cpufreq_interactive ]
 ktap_fails "the module cannot go while a policy uses it" rmmod cpufreq_interactive 2>/dev/null
 
-i=0
-fail=0
-while [ $i -lt 50 ]; do
-	set_governor performance || fail=$((fail + 1))
-	rmmod cpufreq_interactive || fail=$((fail + 1))
-	modprobe cpufreq_interactive || fail=$((fail + 1))
-	set_governor interactive || fail=$((fail + 1))
-	i=$((i + 1))
-done
-ktap_eq "50 load/select/unload cycles" "$fail" 0
+# cycles N [MAX_PAUSE_US]: N switch-away / unload / reload / select
+# cycles, each followed by a random pause below MAX_PAUSE_US (default
+# none); prints the number of steps that failed.
+cycles() {
+	_i=0
+	_fail=0
+	while [ $_i -lt "$1" ]; do
+		set_governor performance || _fail=$((_fail + 1))
+		rmmod cpufreq_interactive || _fail=$((_fail + 1))
+		modprobe cpufreq_interactive || _fail=$((_fail + 1))
+		set_governor interactive || _fail=$((_fail + 1))
+		[ -n "$2" ] && usleep $((RANDOM % $2))
+		_i=$((_i + 1))
+	done
+	echo $_fail
+}
+
+ktap_eq "50 load/select/unload cycles" "$(cycles 50)" 0
 set_governor performance
 rmmod cpufreq_interactive
 ktap_check "nothing left after unload" [ ! -d /sys/module/cpufreq_interactive -a ! -d $CPUFREQ/interactive ]
@@ -57,16 +65,7 @@ ktap_eq "5 s of mixed idle and load with the module" "$(cat $POLICY/scaling_gove
 	done
 ) &
 racer=$!
-i=0
-fail=0
-while [ $i -lt 30 ]; do
-	set_governor performance || fail=$((fail + 1))
-	rmmod cpufreq_interactive || fail=$((fail + 1))
-	modprobe cpufreq_interactive || fail=$((fail + 1))
-	set_governor interactive || fail=$((fail + 1))
-	usleep $((RANDOM % 20000))
-	i=$((i + 1))
-done
+fail=$(cycles 30 20000)
 touch /tmp/race.stop
 wait $racer
 rm -f /tmp/race.stop
