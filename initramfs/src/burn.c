@@ -14,7 +14,11 @@
  * (default 1000), -d makes it a duty cycle (spin BUSY_US, sleep the rest
  * of each PERIOD_US; default: spin all the time), -n names the markers
  * "NAME_start cpu=N" and "NAME_end cpu=N" written to trace_marker
- * (default "burn"), -P also prints the LED phase markers "#LED phase=busy
+ * (default "burn"); with -d the end marker also gives "longest=US", the
+ * longest busy stretch as burn saw it, from getting the CPU back to the
+ * end of its spin: longer than BUSY_US when the CPU was taken from it
+ * (another task, or the host descheduling the emulated CPU), so the load
+ * was heavier than asked for.  -P also prints the LED phase markers "#LED phase=busy
  * cpu=N" and "#LED phase=idle cpu=N" on /dev/console at the load's start
  * and end, for the host that samples the board's LEDs (boot/qemu.py).
  * Exits 0, or 1 on a bad argument or affinity error.
@@ -34,14 +38,16 @@
 
 static int marker_fd = -1;
 
-static void mark(const char *name, const char *what, int cpu)
+static void mark(const char *name, const char *what, int cpu,
+		 const char *extra)
 {
-	char buf[96];
+	char buf[128];
 	int n;
 
 	if (marker_fd < 0)
 		return;
-	n = snprintf(buf, sizeof(buf), "%s_%s cpu=%d\n", name, what, cpu);
+	n = snprintf(buf, sizeof(buf), "%s_%s cpu=%d%s\n", name, what, cpu,
+		     extra);
 	if (write(marker_fd, buf, n) < 0)
 		marker_fd = -1;
 }
@@ -101,7 +107,8 @@ int main(int argc, char **argv)
 	long cpu = -1, ms = 1000, wait_ms = 0, jitter_us = 0;
 	long busy_us = 0, period_us = 0;
 	int phases = 0;
-	long long end, t, wait_ns;
+	long long end, t, woke, longest = 0, wait_ns;
+	char extra[32] = "";
 	int opt;
 
 	while ((opt = getopt(argc, argv, "c:w:j:t:d:n:P")) != -1) {
@@ -154,19 +161,24 @@ int main(int argc, char **argv)
 		sleep_ns(wait_ns);
 	cpu = sched_getcpu();
 	led_phase(phases, "busy", cpu);
-	mark(name, "start", cpu);
+	mark(name, "start", cpu, "");
 	end = now_ns() + ms * 1000000LL;
 	if (!busy_us) {
 		spin_until(end);
 	} else {
 		/* Each period from its own start: no drift over many. */
 		for (t = now_ns(); t < end; t += period_us * 1000LL) {
+			woke = now_ns();
 			spin_until(t + busy_us * 1000LL);
+			woke = now_ns() - woke;
+			if (woke > longest)
+				longest = woke;
 			if (now_ns() < t + period_us * 1000LL)
 				sleep_ns(t + period_us * 1000LL - now_ns());
 		}
+		snprintf(extra, sizeof(extra), " longest=%lld", longest / 1000);
 	}
-	mark(name, "end", cpu);
+	mark(name, "end", cpu, extra);
 	led_phase(phases, "idle", cpu);
 	return 0;
 

@@ -92,8 +92,10 @@ trial_busy97() {
 	burn -c 2 -w 200 -j $TICK_US -t 300 -d 9500:10000 -n "$1"
 }
 
+LIGHT_BUSY_US=5000
+LIGHT_SLOP_US=1000
 trial_light20() {
-	burn -c 1 -w 200 -j $TICK_US -t 1000 -d 5000:25000 -n "$1"
+	burn -c 1 -w 200 -j $TICK_US -t 1000 -d $LIGHT_BUSY_US:25000 -n "$1"
 }
 
 trial_maxup() {
@@ -118,16 +120,21 @@ trial_drop() {
 }
 
 # analyse BEHAVIOUR HISPEED: one line per trial of the trace on stdin:
-# "NAME VALID VALUE [LENGTH_MS]".  VALID: the load started at the minimum
-# (for drop, and ended at the top; for maxup: was capped below the top
-# when the cap was raised).  VALUE, in us from the load's start
-# (burn's wakeup before its start marker, or the marker): ramp: to speed
-# >= HISPEED; busy97: to speed > min; maxup: from the raise marker to the
-# top speed; drop: from the end marker to a speed below the top; light20:
-# the highest speed during the load (kHz).  -1: never.  LENGTH_MS: how
-# long the load ran.
+# "NAME VALID VALUE LENGTH_MS LONGEST_US".  VALID: 1 if the load started
+# at the minimum (for drop, and ended at the top; for maxup: was capped
+# below the top when the cap was raised), else 0; for light20, "long" if
+# one of its busy stretches ran more than LIGHT_SLOP_US longer than asked
+# for (burn's "longest="): the CPU was taken from burn, by another task or
+# by the host descheduling the emulated CPU, so the load was heavier than
+# the 20% asked for.  VALUE, in us from the load's start (burn's wakeup
+# before its start marker, or the marker): ramp: to speed >= HISPEED;
+# busy97: to speed > min; maxup: from the raise marker to the top speed;
+# drop: from the end marker to a speed below the top; light20: the highest
+# speed during the load (kHz).  -1: never.  LENGTH_MS: how long the load
+# ran; LONGEST_US: its longest busy stretch (duty cycles only).
 analyse() {
-	awk -v b="$1" -v hs="$2" -v fmin="$FMIN" -v fmax="$FMAX" '
+	awk -v b="$1" -v hs="$2" -v fmin="$FMIN" -v fmax="$FMAX" \
+	    -v longest_max=$((LIGHT_BUSY_US + LIGHT_SLOP_US)) '
 	function us(t) { return int((t - t0) * 1e6 + 0.5) }
 	# A speed change at time t while a trial is on.
 	function speed(t, c) {
@@ -144,7 +151,9 @@ analyse() {
 		# light20: the highest request of the loaded CPU where the
 		# governor traces its decisions, else the speed of the policy.
 		if (b == "light20") v = nev ? ve : vs
-		print name, valid, v, len
+		if (b == "light20" && valid && longest > longest_max)
+			valid = "long"
+		print name, valid, v, len, longest
 		on = 0; ended = 0
 	}
 	/cpufreq_interactive_eval:/ {
@@ -175,7 +184,7 @@ analyse() {
 		if (m ~ /_start$/) {
 			if (on) done()
 			name = substr(m, 1, length(m) - 6)
-			on = 1; hit = 0; raised = 0; ended = 0; len = 0
+			on = 1; hit = 0; raised = 0; ended = 0; len = 0; longest = 0
 			lcpu = substr($4, 5); nev = 0; ve = 0
 			if (wake && wake > last_end) {
 				t0 = wake; valid = (wake_cur == fmin)
@@ -193,6 +202,8 @@ analyse() {
 		} else if (m ~ /_end$/ && on) {
 			last_end = $1; wake = 0; nbuf = 0
 			len = int(($1 - start) * 1000 + 0.5)
+			longest = 0
+			if ($5 ~ /^longest=/) { split($5, f, "="); longest = f[2] + 0 }
 			if (b == "drop") {
 				ended = 1; t0 = $1; top = cur
 				valid = valid && cur >= fmax
@@ -242,21 +253,24 @@ run() {
 judge() {
 	_g=$1 _b=$2 _n=$3 _bound=$4
 	set -- $(awk -v bound="$_bound" -v b="$_b" '
+		$2 == "long" { long++; next }
 		!$2 { bad_start++; next }
 		{ n++; v = $3 + 0
 		  ok = (b == "light20") ? v < bound : (v >= 0 && v <= bound)
 		  if (!ok) miss++
 		  if (n == 1 || v < lo) lo = v; if (v > hi) hi = v; sum += v }
-		END { printf "%d %d %d %d %d %d\n", n, miss, bad_start,
-			lo, n ? sum / n : 0, hi }' /tmp/$_g-$_b.res)
+		END { printf "%d %d %d %d %d %d %d\n", n, miss, bad_start,
+			lo, n ? sum / n : 0, hi, long }' /tmp/$_g-$_b.res)
 	_unit=us
 	[ "$_b" = light20 ] && _unit=kHz
-	ktap_diag "$_g $_b: $1 trials (+$3 not from the minimum), min/mean/max $4/$5/$6 $_unit, bound $_bound $_unit, $2 missed ($_secs s)"
+	_not="+$3 not from the minimum"
+	[ "$_b" = light20 ] && _not="$_not, +$7 with a stretch over $((LIGHT_BUSY_US + LIGHT_SLOP_US)) us"
+	ktap_diag "$_g $_b: $1 trials ($_not), min/mean/max $4/$5/$6 $_unit, bound $_bound $_unit, $2 missed ($_secs s)"
 	if [ "$1" -lt "$_n" ] || [ "$2" != 0 ]; then
-		ktap_diag "$_g $_b trials (name valid value length_ms):"
+		ktap_diag "$_g $_b trials (name valid value length_ms longest_us):"
 		sed 's/^/#   /' /tmp/$_g-$_b.res | head -40
 		# The trace of the first trial that missed, from its start.
-		_w=$(awk -v bound="$_bound" -v b="$_b" '$2 && (b == "light20" ?
+		_w=$(awk -v bound="$_bound" -v b="$_b" '$2 == 1 && (b == "light20" ?
 			$3 >= bound : ($3 < 0 || $3 > bound)) { print $1; exit }' \
 			/tmp/$_g-$_b.res)
 		ktap_diag "trace of $_w:"
