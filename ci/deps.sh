@@ -16,9 +16,10 @@ build=${1:-build}
 # cross compiler, which --no-install-recommends leaves out).
 # u-boot-tools, fdisk, e2fsprogs: the FIT image and its SD card (ci/fit.sh);
 # dpkg-dev: unpacking U-Boot's Debian source (ci/uboot.sh).
+# sparse, codespell: make series-check's sparse and checkpatch --codespell.
 pkgs="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross linux-source-6.1 qemu-system-arm
 device-tree-compiler u-boot-tools fdisk e2fsprogs dpkg-dev bc bison flex
-libssl-dev cpio ccache
+libssl-dev cpio ccache sparse codespell
 make gcc libc6-dev python3 git xz-utils kmod gnuplot-nox
 python3-ply python3-git"
 
