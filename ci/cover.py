@@ -4,21 +4,48 @@
 The cover letter's subject and text (the "blurb") are written by hand in
 that file; its shortlog and diffstat come from git and go stale whenever a
 patch changes.  This keeps the hand-written parts and the Date, and
-regenerates the rest with git format-patch --cover-letter.
+regenerates the rest with git format-patch --cover-letter, followed by
+the maintainers and lists of each patch (scripts/get_maintainer.pl).
+Everything from the shortlog on is generated.
 
   ci/cover.py KERNEL_TREE PATCH_DIR
 """
 
+import email.policy
 import email.utils
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 AUTHOR = ("Seed 437de848 maintainers",
           "maintainers@users.noreply.a-seed-437de848.example")
 SHORTLOG = re.compile(r"^\S.* \(\d+\):$")
+# Maintainers and lists only: no people from git history, nor the signers
+# of the commits that Fixes: tags name (the tree has no history).
+GET_MAINTAINER = ["scripts/get_maintainer.pl", "--no-git", "--no-git-fallback",
+                  "--no-fixes", "--no-rolestats"]
+
+
+def maintainers(tree, patches):
+    """The generated section that follows the diffstat: for each patch
+    file in PATCHES (in order), its number and subject (wrapped as git
+    wraps the shortlog) and what get_maintainer.pl says, run in TREE, one
+    address a line."""
+    out = textwrap.wrap("Maintainers and lists, per patch (" +
+                        " ".join(GET_MAINTAINER) + "):", 72)
+    for patch in patches:
+        with open(patch) as f:
+            msg = email.message_from_file(f, policy=email.policy.default)
+        subject = re.sub(r"^\[PATCH (\d+/\d+)\] ", r"\1 ", msg["Subject"])
+        who = subprocess.run(["perl"] + GET_MAINTAINER + [os.path.abspath(patch)],
+                             cwd=tree, check=True, stdout=subprocess.PIPE,
+                             text=True).stdout.split("\n")
+        out += [""] + textwrap.wrap(subject, 72, subsequent_indent="    ")
+        out += ["  " + w for w in who if w.strip()]
+    return "\n".join(out) + "\n"
 
 
 def main():
@@ -47,6 +74,9 @@ def main():
                         "-o", tmp, "base..HEAD"], check=True)
         with open(os.path.join(tmp, "0000-cover-letter.patch")) as f:
             new = f.read()
+        patches = sorted(os.path.join(tmp, p) for p in os.listdir(tmp)
+                         if p != "0000-cover-letter.patch")
+        new = new.rstrip("\n") + "\n\n" + maintainers(tree, patches) + "\n"
     new = new.replace("*** SUBJECT HERE ***", subject)
     new = new.replace("*** BLURB HERE ***\n", blurb)
     if date:
