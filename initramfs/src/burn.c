@@ -4,7 +4,8 @@
  * ftrace buffer so tests can time the governor against the load in guest
  * time.
  *
- *   burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US] [-n NAME] [-P]
+ *   burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US [-L US]]
+ *        [-n NAME] [-P]
  *
  * -c pins the process to CPU (default: where it runs), -w sleeps MS
  * milliseconds on that CPU first (default 0), so that the load of starting
@@ -18,7 +19,9 @@
  * longest busy stretch as burn saw it, from getting the CPU back to the
  * end of its spin: longer than BUSY_US when the CPU was taken from it
  * (another task, or the host descheduling the emulated CPU), so the load
- * was heavier than asked for.  -P also prints the LED phase markers "#LED phase=busy
+ * was heavier than asked for; with -L, each stretch longer than BUSY_US +
+ * US is marked where it ends, "NAME_long cpu=N us=STRETCH_US", so that a
+ * test can tell which of its samples saw such a stretch.  -P also prints the LED phase markers "#LED phase=busy
  * cpu=N" and "#LED phase=idle cpu=N" on /dev/console at the load's start
  * and end, for the host that samples the board's LEDs (boot/qemu.py).
  * Exits 0, or 1 on a bad argument or affinity error.
@@ -105,13 +108,13 @@ int main(int argc, char **argv)
 {
 	const char *name = "burn";
 	long cpu = -1, ms = 1000, wait_ms = 0, jitter_us = 0;
-	long busy_us = 0, period_us = 0;
+	long busy_us = 0, period_us = 0, slop_us = -1;
 	int phases = 0;
 	long long end, t, woke, longest = 0, wait_ns;
-	char extra[32] = "";
+	char extra[40] = "";
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:w:j:t:d:n:P")) != -1) {
+	while ((opt = getopt(argc, argv, "c:w:j:t:d:L:n:P")) != -1) {
 		switch (opt) {
 		case 'c':
 			if (parse_int(optarg, &cpu))
@@ -131,6 +134,10 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			if (parse_duty(optarg, &busy_us, &period_us))
+				goto usage;
+			break;
+		case 'L':
+			if (parse_int(optarg, &slop_us))
 				goto usage;
 			break;
 		case 'n':
@@ -173,6 +180,11 @@ int main(int argc, char **argv)
 			woke = now_ns() - woke;
 			if (woke > longest)
 				longest = woke;
+			if (slop_us >= 0 && woke > (busy_us + slop_us) * 1000LL) {
+				snprintf(extra, sizeof(extra), " us=%lld",
+					 woke / 1000);
+				mark(name, "long", cpu, extra);
+			}
 			if (now_ns() < t + period_us * 1000LL)
 				sleep_ns(t + period_us * 1000LL - now_ns());
 		}
@@ -184,6 +196,6 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr,
-		"usage: burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US] [-n NAME] [-P]\n");
+		"usage: burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US [-L US]] [-n NAME] [-P]\n");
 	return 1;
 }
