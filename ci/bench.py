@@ -521,6 +521,23 @@ def hookcost_rows(recs):
     return rows
 
 
+# ---------------------------------------------------------------- ledrate
+
+def ledrate_rows(recs):
+    """LED writes per second, notifier against stock 6.1, per phase."""
+    rows = []
+    for r in recs:
+        secs = r.get("seconds") or 0
+        n, m = r.get("notifier_writes"), r.get("stock_writes")
+        if not secs or n is None or m is None:
+            continue
+        rows.append({"phase": r.get("phase"), "seconds": secs,
+                     "notifier_per_s": n / secs, "stock_per_s": m / secs,
+                     "ratio": ratio(n, m),
+                     "cpuidle_driver": r.get("cpuidle_driver")})
+    return rows
+
+
 # ------------------------------------------------------------------ output
 
 def fmt(v, digits=1):
@@ -654,6 +671,25 @@ def write_md(path, res):
                 r["unit"], r["n"], fmt(r["median"], 2), fmt(r["p95"], 2),
                 fmt(r["spread"], 2),
                 fmt(r["ratio_to_0"], 3) if r["ratio_to_0"] is not None else "–"))
+        L.append("")
+    if res.get("ledrate"):
+        L.append("## LED register writes")
+        L.append("")
+        L.append("From the ledrate part (initramfs/bench/60-ledrate.sh): "
+                 "the idle notifier's LED calls against what stock 6.1's "
+                 "arch_cpu_idle_enter/exit() would have made over the same "
+                 "seconds (2 per hardware idle entry), all CPUs; cpuidle "
+                 "driver: %s (CPU PM notifiers only run under one)."
+                 % res["ledrate"][0]["cpuidle_driver"])
+        L.append("")
+        L.append("| phase | seconds | notifier writes/s | stock 6.1 writes/s "
+                 "| notifier / stock |")
+        L.append("|---|---|---|---|---|")
+        for r in res["ledrate"]:
+            L.append("| %s | %s | %s | %s | %s |" % (
+                r["phase"], r["seconds"], fmt(r["notifier_per_s"]),
+                fmt(r["stock_per_s"]),
+                fmt(r["ratio"], 3) if r["ratio"] is not None else "–"))
         L.append("")
     if res.get("plots"):
         L.append("## Plots")
@@ -933,6 +969,8 @@ def main():
             problems += more
     if "hookcost" in parts:
         res["hookcost"] = hookcost_rows(parts["hookcost"])
+    if "ledrate" in parts:
+        res["ledrate"] = ledrate_rows(parts["ledrate"])
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(jsonable(res), f, indent=1)
     write_md(os.path.join(a.out, "results.md"), res)
