@@ -75,7 +75,7 @@ ktap_eq "wl rejects bad arguments" "$bad" ""
 export BENCH_PORT=/tmp/bench.rec BENCH_LOG=/tmp/bench.log BENCH_REPS=1 \
 	BENCH_GOVS="interactive performance" BENCH_TAP="-n 2 -i 100 -b 50" \
 	BENCH_FRAME="-t 200 -c 1" BENCH_IDLE="-t 200 -l 50" BENCH_SETTLE=0 \
-	HOOKCOST_ROUNDS=1 HOOKCOST_TRIPS=200 BENCH_TIMEOUT=300
+	HOOKCOST_ROUNDS=1 HOOKCOST_TRIPS=200 LEDRATE_SECONDS=2 BENCH_TIMEOUT=300
 : > /tmp/bench.log
 /bench.sh
 sed 's/^/# /' /tmp/bench.log
