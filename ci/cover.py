@@ -44,7 +44,14 @@ def maintainers(tree, patches):
                              cwd=tree, check=True, stdout=subprocess.PIPE,
                              text=True).stdout.split("\n")
         out += [""] + textwrap.wrap(subject, 72, subsequent_indent="    ")
-        out += ["  " + w for w in who if w.strip()]
+        for w in (w for w in who if w.strip()):
+            # A commit log line is at most 75 characters (checkpatch):
+            # a long address goes on two lines, name then <address>.
+            name, _, addr = w.rpartition(" <")
+            if len("  " + w) > 75 and name:
+                out += ["  " + name, "    <" + addr]
+            else:
+                out.append("  " + w)
     return "\n".join(out) + "\n"
 
 

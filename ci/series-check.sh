@@ -191,11 +191,7 @@ k=0
 for p in $patches; do
 	k=$((k + 1))
 	name=$(basename "$p" .patch)
-	# The tree is unpacked from a tarball, without upstream history, so
-	# checkpatch cannot look up the commits that Fixes: tags name; they
-	# were checked against upstream when the tags were written.
 	(cd "$src" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q \
-		--ignore UNKNOWN_COMMIT_ID \
 		--codespell --codespellfile "$dict" "$p") > "$log/$name.checkpatch" 2>&1 || true
 	# checkpatch exits 0 with CHECKs left (and 1 with the others): count
 	# every report.
