@@ -65,9 +65,28 @@ COLUMNS = [
     ("frame_scaled_time_ms", "scaled frame work done", "ms", "frame_scaled"),
     ("frame_scaled_energy_mj", "scaled frame energy", "mJ per run",
      "frame_scaled"),
+    ("tap_hold_ms", "tap: held above min, all idle", "ms per run", "tap"),
+    ("tap_total_mj", "tap energy + held", "mJ per run", "tap"),
+    ("frame_hold_ms", "frame: held", "ms per run", "frame"),
+    ("frame_total_mj", "frame energy + held", "mJ per run", "frame"),
+    ("frame_scaled_hold_ms", "scaled frame: held", "ms per run",
+     "frame_scaled"),
+    ("frame_scaled_total_mj", "scaled frame energy + held", "mJ per run",
+     "frame_scaled"),
     ("idle_wakeups_per_s", "idle wakeups", "per s", "idle"),
     ("idle_deferred_per_s", "idle deferred runs", "per s", "idle"),
+    ("idle_hold_ms", "idle: held above min", "ms per run", "idle"),
 ]
+
+# The static (leakage) power of a CPU at an OPP: LEAK (a fraction) of the
+# top OPP's dynamic power at the top OPP's voltage, scaled by (V/Vtop)^3
+# (leakage current grows about as V^2; power is that times V).  A CPU that
+# idles in WFI keeps its policy's voltage and leaks at it: a governor that
+# holds a high speed while the board sleeps pays for it.
+LEAK = 0.2
+# The oracle finishes each burst and frame this much later than the top
+# speed would (performance), at the lowest energy.
+SLACK = 0.1
 
 # Governor callbacks that cannot wake a CPU: interactive's sampling timer
 # is deferrable, it runs only in an interrupt that woke the CPU for
@@ -183,6 +202,50 @@ def em_table(opps, cap):
             for khz, uv in opps.items()}
 
 
+def leak_table(opps, dyn, leak):
+    """Static power (uW) of one CPU per OPP (see LEAK)."""
+    top = max(opps)
+    return {khz: leak * dyn[top] * (uv / opps[top]) ** 3
+            for khz, uv in opps.items()}
+
+
+def oracle_energy(cycles_s, fmax, power, slack):
+    """The least energy (J) to run cycles_s seconds of work at fmax within
+    cycles_s * (1 + slack) seconds, with the OPPs of power (busy power, uW,
+    dynamic + static): one OPP, or the two around the needed average speed
+    shared so that the work ends at the deadline.  Afterwards the CPU idles
+    at the minimum, which every schedule pays alike (not counted)."""
+    work = cycles_s * fmax
+    deadline = cycles_s * (1 + slack)
+    need = work / deadline
+    opps = sorted(power)
+    best = min(power[f] * 1e-6 * work / f for f in opps if f >= need)
+    lo = [f for f in opps if f < need]
+    hi = [f for f in opps if f >= need]
+    if lo and hi:
+        flo, fhi = lo[-1], hi[0]
+        t_hi = (work - flo * deadline) / (fhi - flo)
+        t_lo = deadline - t_hi
+        best = min(best, (power[flo] * t_lo + power[fhi] * t_hi) * 1e-6)
+    return best
+
+
+def oracle_rows(board, power, slack, frames):
+    """Energy per run (mJ) of the oracle, per workload: each tap burst and
+    each frame on its own (frames: the frame count of a run)."""
+    fmax = board["max_khz"]
+    tap = dict(re.findall(r"-(\w) (\d+)", board["tap"]))
+    n = int(tap.get("n", 10))
+    burst = int(tap.get("b", 300)) / 1000.0
+    work = board["work_us"] / 1e6
+    out = {"tap_total_mj": n * oracle_energy(burst, fmax, power, slack) * 1000}
+    for w in ("frame", "frame_scaled"):
+        if frames.get(w):
+            out[w + "_total_mj"] = frames[w] * oracle_energy(
+                work, fmax, power, slack) * 1000
+    return out
+
+
 # ------------------------------------------------------------ trace model
 
 class Speed:
@@ -244,7 +307,23 @@ def power_of(power, khz):
     die("speed %d kHz is not an OPP of the DTS (%s)" % (khz, sorted(power)))
 
 
-def analyse_cell(c, board, power):
+def held(c, board, leak):
+    """(ms all the policy's CPUs idled above the minimum speed, mJ of static
+    power that cost over idling at the minimum), or None without the
+    record's allidle (an older guest)."""
+    if "allidle" not in c:
+        return None
+    fmin, ncpu = board["min_khz"], len(board["policy_cpus"])
+    ms = mj = 0.0
+    for k, secs in c["allidle"].items():
+        k = int(k)
+        if k > fmin:
+            ms += secs * 1000
+        mj += secs * ncpu * (leak.get(k, leak[fmin]) - leak[fmin]) * 1e-3
+    return ms, mj
+
+
+def analyse_cell(c, board, power, leak):
     """Metrics of one cell (one run of one workload under one governor)."""
     fmax = board["max_khz"]
     hispeed = board["hispeed_khz"]
@@ -286,6 +365,10 @@ def analyse_cell(c, board, power):
             done, energy = run_work(speed, (s, e), s, burst_s, fmax, power)
             out["tap_completion_ms"].append((done - s) * 1000)
             out["tap_energy_mj"].append(energy * 1000)
+        h = held(c, board, leak)
+        if h:
+            out["tap_hold_ms"] = [h[0]]
+            out["tap_total_mj"] = [sum(out["tap_energy_mj"]) + h[1]]
     elif c["workload"] in ("frame", "frame_scaled"):
         w = c["workload"]
         frames = pairs("frame")
@@ -301,6 +384,10 @@ def analyse_cell(c, board, power):
         out[w + "_missed"] = [missed]
         out[w + "_energy_mj"] = [energy * 1000]
         out["frames"] = len(frames)
+        h = held(c, board, leak)
+        if h:
+            out[w + "_hold_ms"] = [h[0]]
+            out[w + "_total_mj"] = [energy * 1000 + h[1]]
     elif c["workload"] == "idle":
         st = [m[0] for m in marks if m[1] == "idle_start"]
         en = [m[0] for m in marks if m[1] == "idle_end"]
@@ -314,10 +401,13 @@ def analyse_cell(c, board, power):
             for x in w:
                 fns[x[2]] = fns.get(x[2], 0) + 1
             out["idle_wakeup_functions"] = fns
+        h = held(c, board, leak)
+        if h:
+            out["idle_hold_ms"] = [h[0]]
     return out
 
 
-def analyse_governors(recs, dts):
+def analyse_governors(recs, dts, leak_frac=LEAK, slack=SLACK):
     """The governors part: per governor, per metric, median/p95/spread."""
     boards = [r for r in recs if r.get("kind") == "board"]
     if not boards:
@@ -328,6 +418,8 @@ def analyse_governors(recs, dts):
     board["timer_rate_us"] = int(board["interactive"]["timer_rate"])
     opps, cap = parse_dts(dts)
     power = em_table(opps, cap)
+    leak = leak_table(opps, power, leak_frac)
+    busy = {k: power[k] + leak[k] for k in power}
     guest_em = {e["khz"]: e["power_uw"] for e in board.get("em", [])}
     if guest_em and guest_em != power:
         problems.append("the guest's energy model %s differs from the DTS's %s"
@@ -342,8 +434,12 @@ def analyse_governors(recs, dts):
     board["cpu_clock"] = max(names, key=names.get) if names else None
 
     gov_data = {}
+    frames = {}
     for c in cells:
-        m = analyse_cell(c, board, power)
+        m = analyse_cell(c, board, busy, leak)
+        if "frames" in m:
+            frames[c["workload"]] = max(frames.get(c["workload"], 0),
+                                        m["frames"])
         g = gov_data.setdefault(c["gov"], {})
         for key, vals in m.items():
             if isinstance(vals, list):
@@ -365,11 +461,14 @@ def analyse_governors(recs, dts):
             stats[gov][key] = summarise(samples, runs)
     model = {
         "power_uw": {str(k): v for k, v in sorted(power.items())},
+        "static_uw": {str(k): round(v) for k, v in sorted(leak.items())},
+        "leak": leak_frac, "slack": slack,
         "opp_microvolt": {str(k): v for k, v in sorted(opps.items())},
         "dynamic_power_coefficient": cap,
         "formula": "P[uW] = C * V[mV]^2 * f[MHz] / 10^6 (drivers/opp/of.c)",
     }
     return {"board": board, "model": model, "stats": stats,
+            "oracle": oracle_rows(board, busy, slack, frames),
             "cells": len(cells)}, problems
 
 
@@ -401,8 +500,16 @@ def ratio(a, b):
     return a / b
 
 
-def ratios(stats):
+def ratios(stats, oracle=None):
     out = {}
+    if oracle and "interactive" in stats:
+        row = {}
+        for key, val in oracle.items():
+            a = stats["interactive"].get(key)
+            if a:
+                row[key] = {"median": ratio(a["median"], val),
+                            "p95": ratio(a["p95"], val)}
+        out["interactive/oracle"] = row
     for num, den in RATIOS:
         if num not in stats or den not in stats:
             continue
@@ -463,7 +570,9 @@ def goals(g):
                     "previous burst)" % fmt(mb))
         out.append({"goal": "interactive p95 tap→hispeed ≤ 0.5 × schedutil's",
                     "value": ratio(a, b), "met": met, "why": why})
-    if "interactive" in st and "ondemand" in st:
+    if "interactive" in st and "ondemand" in st and \
+            "frame_total_mj" not in st["interactive"]:
+        # An older guest (no cpu_idle record): the work's energy only.
         a = stat(st, "interactive", "frame_energy_mj", "median")
         b = stat(st, "ondemand", "frame_energy_mj", "median")
         ma = stat(st, "interactive", "frame_missed", "median")
@@ -486,6 +595,59 @@ def goals(g):
         out.append({"goal": "interactive modelled energy on frame ≤ ondemand's "
                             "(median)",
                     "value": ratio(a, b), "met": met, "why": why})
+    if "interactive" in st and "schedutil" in st:
+        a = stat(st, "interactive", "tap_hispeed_ms", "median")
+        b = stat(st, "schedutil", "tap_hispeed_ms", "median")
+        out.append({"goal": "interactive median tap→hispeed ≤ schedutil's",
+                    "value": ratio(a, b),
+                    "met": a is not None and b is not None and a <= b,
+                    "why": "%s vs %s ms" % (fmt(a), fmt(b))})
+    key = "frame_scaled_total_mj"
+    if "interactive" in st and key in st["interactive"]:
+        a = stat(st, "interactive", key, "median")
+        ma = stat(st, "interactive", "frame_scaled_missed", "median")
+        mo = stat(st, "ondemand", "frame_scaled_missed", "median")
+        others = [(gv, stat(st, gv, key, "median"),
+                   stat(st, gv, "frame_scaled_missed", "median"))
+                  for gv in GOVS if gv != "interactive" and gv in st]
+        rivals = [(gv, e) for gv, e, m in others
+                  if e is not None and (mo is None or m is None or m <= mo)]
+        met = (a is not None and all(a <= e for _, e in rivals) and
+               (mo is None or ma is None or ma <= mo))
+        out.append({"goal": "interactive closed-loop (frame_scaled) energy + "
+                            "held ≤ every governor's that misses no more "
+                            "frames than ondemand, missing no more itself",
+                    "value": ratio(a, min([e for _, e in rivals] or [None])),
+                    "met": met,
+                    "why": "%s mJ, %s missed; %s" % (
+                        fmt(a), fmt(ma), ", ".join(
+                            "%s %s mJ (%s missed)" % (gv, fmt(e), fmt(m))
+                            for gv, e, m in others))})
+    key = "frame_total_mj"
+    if "interactive" in st and "ondemand" in st and key in st["interactive"]:
+        a = stat(st, "interactive", key, "median")
+        b = stat(st, "ondemand", key, "median")
+        out.append({"goal": "interactive open-loop (frame) energy + held ≤ "
+                            "ondemand's",
+                    "value": ratio(a, b),
+                    "met": a is not None and b is not None and a <= b,
+                    "why": "%s vs %s mJ; frames missed %s vs %s" % (
+                        fmt(a), fmt(b),
+                        fmt(stat(st, "interactive", "frame_missed", "median")),
+                        fmt(stat(st, "ondemand", "frame_missed", "median")))})
+    orc = g.get("oracle", {})
+    for key, val in sorted(orc.items()):
+        a = stat(st, "interactive", key, "median")
+        if a is None:
+            continue
+        w = key[:-len("_total_mj")]
+        out.append({"goal": "interactive %s energy + held ≤ 1.2 × the oracle's"
+                            % w,
+                    "value": ratio(a, val), "met": a <= 1.2 * val,
+                    "why": "%s vs %s mJ a run; held above the minimum %s ms "
+                           "a run" % (fmt(a), fmt(val), fmt(
+                               stat(st, "interactive", w + "_hold_ms",
+                                    "median")))})
     if "interactive" in st and "idle_wakeups_per_s" in st["interactive"]:
         w = st["interactive"]["idle_wakeups_per_s"]
         worst = max(v for v in w["run_medians"])
@@ -612,6 +774,11 @@ def write_md(path, res):
             st = g["stats"][gov]
             L.append("| " + " | ".join(
                 [gov] + [cell_text(st.get(k)) for k, _, _, _ in COLUMNS]) + " |")
+        orc = g.get("oracle", {})
+        if orc:
+            L.append("| *oracle* | " + " | ".join(
+                fmt(orc[k]) if k in orc else "–"
+                for k, _, _, _ in COLUMNS) + " |")
         for name, row in res["ratios"].items():
             cells = []
             for k, _, _, _ in COLUMNS:
@@ -621,7 +788,10 @@ def write_md(path, res):
             L.append("| **%s** | " % name + " | ".join(cells) + " |")
         L.append("")
         L.append("Ratio rows: median ratio / p95 ratio (below 1: interactive "
-                 "is lower).")
+                 "is lower).  *oracle*: the least energy that finishes each "
+                 "burst and frame within %d %% of the time the top speed "
+                 "takes, computed from the OPPs (see the model below)."
+                 % round(100 * g["model"]["slack"]))
         L.append("")
         rp = res.get("repeatability")
         if rp:
@@ -646,6 +816,11 @@ def write_md(path, res):
         L.append(MODEL_TEXT.format(
             power=", ".join("%s MHz %s mW" % (int(k) // 1000, fmt(v / 1000.0, 1))
                             for k, v in g["model"]["power_uw"].items()),
+            static=", ".join("%s MHz %s mW" % (int(k) // 1000,
+                                               fmt(v / 1000.0, 1))
+                             for k, v in g["model"]["static_uw"].items()),
+            leak=round(100 * g["model"]["leak"]),
+            slack=round(100 * g["model"]["slack"]),
             cap=g["model"]["dynamic_power_coefficient"],
             work_us=b["work_us"], tap=b["tap"], frame=b["frame"],
             idle=b["idle"]))
@@ -729,9 +904,21 @@ independently, no queueing).  The governors saw the guest's load, not the \
 modelled one (open loop): at a low speed the real CPU would be busier and \
 a governor would raise it sooner.
 - Energy: the kernel's energy model of the DT (dynamic-power-coefficient \
-C = {cap}, OPP voltages): P = C·V²·f, {power}; energy = ∫P dt over the \
-modelled execution of the workload's work only (idle CPUs, other tasks and \
-static power count nothing).
+C = {cap}, OPP voltages): P = C·V²·f, {power}; plus a stated static \
+(leakage) power per CPU from the OPP's voltage: {leak} % of the top OPP's \
+dynamic power at its voltage, times (V/Vtop)³ (`--leak`): {static}.  \
+*energy* = ∫(dynamic + static) dt over the modelled execution of the \
+workload's work only.  *held*: how long every CPU of the policy was idle \
+(`power:cpu_idle`) while the speed was above the minimum: the speed a \
+governor holds after the work; *energy + held* adds what that costs, the \
+static power of the policy's CPUs at the held speed's voltage over what \
+they leak at the minimum's (other tasks and idle at the minimum count \
+nothing, alike for every governor).
+- *oracle*: a clairvoyant schedule, from the workload's definition and the \
+OPPs: each burst and frame runs at the one OPP, or the two adjacent OPPs \
+shared, that finish its work {slack} % later than the top speed would \
+(`--slack`) at the least energy, and the CPU drops to the minimum the \
+moment the work is done (nothing held).
 - Idle wakeups: governor callbacks that ran between idle_start and idle_end \
 (any CPU) and could have woken the CPU: `timer_expire_entry` of \
 interactive_slack_timer; \
@@ -911,6 +1098,12 @@ def main():
     p.add_argument("--parts", default="", help="a,b: bench parts (default all)")
     p.add_argument("--timeout", type=float, default=2700,
                    help="wall-clock seconds before the boot is given up")
+    p.add_argument("--leak", type=float, default=LEAK,
+                   help="static power at the top OPP, a fraction of its "
+                   "dynamic power (default %(default)s)")
+    p.add_argument("--slack", type=float, default=SLACK,
+                   help="the oracle ends each burst and frame this fraction "
+                   "later than the top speed would (default %(default)s)")
     p.add_argument("--analyse", action="store_true",
                    help="do not boot: analyse OUT/records.txt again")
     a = p.parse_args()
@@ -958,11 +1151,12 @@ def main():
             if pr.get("exit") != 0:
                 problems.append("part %s exited %s" % (pr["name"], pr["exit"]))
     if "governors" in parts:
-        g, more = analyse_governors(parts["governors"], a.dts)
+        g, more = analyse_governors(parts["governors"], a.dts, a.leak,
+                                    a.slack)
         problems += more
         if g:
             res["governors"] = g
-            res["ratios"] = ratios(g["stats"])
+            res["ratios"] = ratios(g["stats"], g["oracle"])
             res["goals"] = goals(g)
             res["repeatability"] = repeatability(g["stats"])
             res["plots"], more = plots(g, parts["governors"], a.out)

@@ -32,6 +32,12 @@
 #     eval   [[t, cpu, load, new kHz, decision], ..]  interactive's
 #                              decisions (cpufreq_interactive_eval), why a
 #                              ramp came when it did
+#     allidle {kHz: seconds}   how long every CPU of the policy was idle
+#                              (power:cpu_idle) at each speed: the speed a
+#                              governor holds while the board sleeps.  At
+#                              the start every CPU but the one writing
+#                              the cell_begin marker counts as idle (the
+#                              board was settled)
 #     t0, t1                   when tracing started and stopped
 #   Times are ftrace timestamps in seconds (guest time).
 #
@@ -108,7 +114,7 @@ done
 # --- the cells -----------------------------------------------------------
 echo 4096 > $TRACING/buffer_size_kb
 echo > $TRACING/set_event
-for e in power/cpu_frequency clk/clk_set_rate timer/timer_expire_entry \
+for e in power/cpu_frequency power/cpu_idle clk/clk_set_rate timer/timer_expire_entry \
 	workqueue/workqueue_execute_start sched/sched_kthread_work_execute_start \
 	cpufreq_interactive/cpufreq_interactive_eval; do
 	[ -d $TRACING/events/$e ] && trace_event $e
@@ -136,7 +142,14 @@ cell() {
 	echo "cell_end" > $TRACING/trace_marker
 	echo 0 > $TRACING/tracing_on
 	awk -v gov="$1" -v wl="$2" -v rep="$3" -v cpu0="$first_cpu" -v f0="$f0" \
-		-v fn_re="$GOV_FN" -v summary="$out" '
+		-v fn_re="$GOV_FN" -v summary="$out" -v cpus="$(cat $POLICY/related_cpus)" '
+	BEGIN { ncpu = split(cpus, pc, " "); for (i = 1; i <= ncpu; i++) inpol[pc[i]] = 1
+		cur = f0 }
+	# Time every CPU of the policy was idle, at the speed then.
+	function held(t) {
+		if (t0 && nidle == ncpu && t > last) hold[cur] += t - last
+		last = t
+	}
 	# "  task-pid  [CPU] flags  SECONDS: event: details"
 	match($0, /\[[0-9]+\][^:]* [0-9]+\.[0-9]+: [a-z_]+: /) {
 		head = substr($0, RSTART, RLENGTH)
@@ -147,8 +160,15 @@ cell() {
 		ev = h[n]; sub(/:$/, "", ev)
 		if (ev == "tracing_mark_write") {
 			split(rest, m, " ")
-			if (m[1] == "cell_begin") { t0 = t; next }
-			if (m[1] == "cell_end") { t1 = t; next }
+			if (m[1] == "cell_begin") {
+				t0 = t; tb = t; last = t; nidle = 0
+				for (c in inpol) {
+					idle[c] = (c != cpu)
+					nidle += idle[c]
+				}
+				next
+			}
+			if (m[1] == "cell_end") { held(t); t1 = t; t0 = 0; next }
 			mc = -1; ms = -1
 			for (i = 2; i in m; i++) {
 				split(m[i], kv, "=")
@@ -161,7 +181,17 @@ cell() {
 			marks = marks (marks ? "," : "") "[" t ",\"" m[1] "\"," mc "," ms "]"
 		} else if (ev == "cpu_frequency") {
 			split(rest, a, /[ =]/)	# state N cpu_id C
-			if (a[4] == cpu0) freq = freq (freq ? "," : "") "[" t "," a[2] "]"
+			if (a[4] == cpu0) {
+				held(t); cur = a[2]
+				freq = freq (freq ? "," : "") "[" t "," a[2] "]"
+			}
+		} else if (ev == "cpu_idle") {
+			split(rest, a, /[ =]/)	# state N cpu_id C
+			c = a[4]
+			if (!(c in inpol) || !t0) next
+			held(t)
+			s_ = (a[2] != 4294967295)
+			nidle += s_ - idle[c]; idle[c] = s_
 		} else if (ev == "cpufreq_interactive_eval") {
 			# cpu=C load=L cur=F target=F new=F decision=D
 			n = split(rest, a, /[ =]/)
@@ -190,9 +220,11 @@ cell() {
 	END {
 		o = ""
 		for (f in other) o = o (o ? "," : "") "\"" f "\":" other[f]
-		printf "BENCHREC {\"part\":\"governors\",\"kind\":\"cell\",\"gov\":\"%s\",\"workload\":\"%s\",\"rep\":%d,\"wl\":\"%s\",\"t0\":%s,\"t1\":%s,\"f0\":%d,\"freq\":[%s],\"req\":[%s],\"marks\":[%s],\"wake\":[%s],\"other\":{%s},\"eval\":[%s]}\n",
-			gov, wl, rep, summary, t0 ? t0 : "null", t1 ? t1 : "null",
-			f0, freq, req, marks, wake, o, evals
+		hs_ = ""
+		for (f in hold) hs_ = hs_ (hs_ ? "," : "") sprintf("\"%d\":%.6f", f, hold[f])
+		printf "BENCHREC {\"part\":\"governors\",\"kind\":\"cell\",\"gov\":\"%s\",\"workload\":\"%s\",\"rep\":%d,\"wl\":\"%s\",\"t0\":%s,\"t1\":%s,\"f0\":%d,\"freq\":[%s],\"req\":[%s],\"marks\":[%s],\"wake\":[%s],\"other\":{%s},\"eval\":[%s],\"allidle\":{%s}}\n",
+			gov, wl, rep, summary, tb ? tb : "null", t1 ? t1 : "null",
+			f0, freq, req, marks, wake, o, evals, hs_
 	}' $TRACING/trace
 }
 
