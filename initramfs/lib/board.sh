@@ -145,12 +145,13 @@ settle_min() {
 # Each step comes at the CPU's next evaluation after the speed was held
 # min_sample_time: an idle CPU above the minimum is evaluated timer_rate
 # + SLACK_US after its window opened, so a step takes at most timer_rate
-# + the larger of SLACK_US and min_sample_time.  Plus 2 ticks of timer
-# rounding.
+# + the larger of SLACK_US and min_sample_time, and a tick: the window's
+# timer runs on the first tick after timer_rate.  Plus a tick for each of
+# the two speed changes to land.
 down_bound() {
 	_mst=$(cat $CPUFREQ/interactive/min_sample_time)
 	_rate=$(cat $CPUFREQ/interactive/timer_rate)
 	_wait=$2
 	[ "$_mst" -gt "$_wait" ] && _wait=$_mst
-	echo $((2 * (_rate + _wait) + 2 * $3))
+	echo $((2 * (_rate + _wait) + 4 * $3))
 }
