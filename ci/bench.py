@@ -230,20 +230,12 @@ def oracle_energy(cycles_s, fmax, power, slack):
     return best
 
 
-def oracle_rows(board, power, slack, frames):
-    """Energy per run (mJ) of the oracle, per workload: each tap burst and
-    each frame on its own (frames: the frame count of a run)."""
-    fmax = board["max_khz"]
-    tap = dict(re.findall(r"-(\w) (\d+)", board["tap"]))
-    n = int(tap.get("n", 10))
-    burst = int(tap.get("b", 300)) / 1000.0
-    work = board["work_us"] / 1e6
-    out = {"tap_total_mj": n * oracle_energy(burst, fmax, power, slack) * 1000}
-    for w in ("frame", "frame_scaled"):
-        if frames.get(w):
-            out[w + "_total_mj"] = frames[w] * oracle_energy(
-                work, fmax, power, slack) * 1000
-    return out
+def oracle_rows(fmax, power, slack, work):
+    """Energy per run (mJ) of the oracle, per workload: each burst or frame
+    on its own (work: workload -> (items a run, seconds of work at fmax of
+    each), from the cells)."""
+    return {w + "_total_mj": n * oracle_energy(secs, fmax, power, slack) * 1000
+            for w, (n, secs) in work.items()}
 
 
 # ------------------------------------------------------------ trace model
@@ -324,7 +316,8 @@ def held(c, board, leak):
 
 
 def analyse_cell(c, board, power, leak):
-    """Metrics of one cell (one run of one workload under one governor)."""
+    """Metrics of one cell (one run of one workload under one governor);
+    "work": (bursts or frames, seconds of work at max of each)."""
     fmax = board["max_khz"]
     hispeed = board["hispeed_khz"]
     speed = Speed(c["f0"], [(t, k) for t, k in c["freq"]])
@@ -335,6 +328,7 @@ def analyse_cell(c, board, power, leak):
         power_of(power, k)
     marks = c["marks"]
     out = {}
+    h = held(c, board, leak)
     wl = dict(kv.split("=", 1) for kv in c["wl"].split()[2:] if "=" in kv)
 
     def pairs(name):
@@ -365,7 +359,7 @@ def analyse_cell(c, board, power, leak):
             done, energy = run_work(speed, (s, e), s, burst_s, fmax, power)
             out["tap_completion_ms"].append((done - s) * 1000)
             out["tap_energy_mj"].append(energy * 1000)
-        h = held(c, board, leak)
+        out["work"] = (len(bursts), burst_s)
         if h:
             out["tap_hold_ms"] = [h[0]]
             out["tap_total_mj"] = [sum(out["tap_energy_mj"]) + h[1]]
@@ -384,7 +378,7 @@ def analyse_cell(c, board, power, leak):
         out[w + "_missed"] = [missed]
         out[w + "_energy_mj"] = [energy * 1000]
         out["frames"] = len(frames)
-        h = held(c, board, leak)
+        out["work"] = (len(frames), work)
         if h:
             out[w + "_hold_ms"] = [h[0]]
             out[w + "_total_mj"] = [energy * 1000 + h[1]]
@@ -401,7 +395,6 @@ def analyse_cell(c, board, power, leak):
             for x in w:
                 fns[x[2]] = fns.get(x[2], 0) + 1
             out["idle_wakeup_functions"] = fns
-        h = held(c, board, leak)
         if h:
             out["idle_hold_ms"] = [h[0]]
     return out
@@ -434,12 +427,12 @@ def analyse_governors(recs, dts, leak_frac=LEAK, slack=SLACK):
     board["cpu_clock"] = max(names, key=names.get) if names else None
 
     gov_data = {}
-    frames = {}
+    work = {}
     for c in cells:
         m = analyse_cell(c, board, busy, leak)
-        if "frames" in m:
-            frames[c["workload"]] = max(frames.get(c["workload"], 0),
-                                        m["frames"])
+        if "work" in m:
+            work[c["workload"]] = max(work.get(c["workload"], (0, 0)),
+                                      m["work"])
         g = gov_data.setdefault(c["gov"], {})
         for key, vals in m.items():
             if isinstance(vals, list):
@@ -468,7 +461,7 @@ def analyse_governors(recs, dts, leak_frac=LEAK, slack=SLACK):
         "formula": "P[uW] = C * V[mV]^2 * f[MHz] / 10^6 (drivers/opp/of.c)",
     }
     return {"board": board, "model": model, "stats": stats,
-            "oracle": oracle_rows(board, busy, slack, frames),
+            "oracle": oracle_rows(board["max_khz"], busy, slack, work),
             "cells": len(cells)}, problems
 
 

@@ -337,15 +337,16 @@ judge() {
 	set -- $(awk -v bound="$_bound" -v b="$_b" -v land="$LAND_US" '
 		!$2 { bad_start++; next }
 		{ n++; v = $7 + 0; lag = $3 - $7
-		  ok = (b == "light20") ? v < bound :
-			(v >= 0 && v <= bound && $3 >= 0 && lag <= land)
-		  if (!ok) miss++
+		  if (b == "light20") ok = v < bound
+		  else ok = v >= 0 && v <= bound && $3 >= 0 && lag <= land
+		  if (!ok && !miss++) first = $1
 		  if (n == 1 || v < lo) lo = v; if (v > hi) hi = v; sum += v
 		  if ($3 < 0) lag = -1
 		  if (n == 1 || lag > lhi) lhi = lag
 		  exc += $6 }
-		END { printf "%d %d %d %d %d %d %d %d\n", n, miss, bad_start,
-			lo, n ? sum / n : 0, hi, exc, lhi }' /tmp/$_g-$_b.res)
+		END { printf "%d %d %d %d %d %d %d %d %s\n", n, miss, bad_start,
+			lo, n ? sum / n : 0, hi, exc, lhi, first ? first : "-" }' \
+		/tmp/$_g-$_b.res)
 	_unit=us
 	[ "$_b" = light20 ] && _unit=kHz
 	_not="+$3 not from the minimum"
@@ -358,13 +359,10 @@ judge() {
 	if [ "$1" -lt "$_n" ] || [ "$2" != 0 ]; then
 		ktap_diag "$_g $_b trials (name valid landed length_ms longest_us excused decided):"
 		sed 's/^/#   /' /tmp/$_g-$_b.res | head -40
-		# The trace of the first trial that missed, from its start.
-		_w=$(awk -v bound="$_bound" -v b="$_b" -v land="$LAND_US" '
-			$2 && (b == "light20" ? $3 >= bound : ($7 < 0 ||
-			$7 > bound || $3 < 0 || $3 - $7 > land)) { print $1; exit }' \
-			/tmp/$_g-$_b.res)
-		# From where its time counts: the cap's raise (maxup), the
-		# burst's end (drop), else the trial's start.
+		# The trace of the first trial that missed, from where its
+		# time counts: the cap's raise (maxup), the burst's end (drop),
+		# else the trial's start.
+		_w=$9
 		_from=start
 		[ "$_b" = maxup ] && _from=raise
 		[ "$_b" = drop ] && _from=end
