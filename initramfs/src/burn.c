@@ -4,10 +4,12 @@
  * ftrace buffer so tests can time the governor against the load in guest
  * time.
  *
- *   burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US [-L US]]
- *        [-n NAME] [-P]
+ *   burn [-c CPU] [-p MS] [-w MS] [-j US] [-t MS]
+ *        [-d BUSY_US:PERIOD_US [-L US]] [-n NAME] [-P]
  *
- * -c pins the process to CPU (default: where it runs), -w sleeps MS
+ * -c pins the process to CPU (default: where it runs), -p spins MS
+ * milliseconds first, unmarked, so that the scheduler remembers the
+ * process as a busy task (its util_est) when it wakes for the load, -w sleeps MS
  * milliseconds on that CPU first (default 0), so that the load of starting
  * the process is over before the burst starts, -j adds a random 0 to US
  * microseconds to that sleep (the burst then starts at a random phase of
@@ -107,17 +109,21 @@ static void led_phase(int on, const char *phase, int cpu)
 int main(int argc, char **argv)
 {
 	const char *name = "burn";
-	long cpu = -1, ms = 1000, wait_ms = 0, jitter_us = 0;
+	long cpu = -1, ms = 1000, wait_ms = 0, jitter_us = 0, prime_ms = 0;
 	long busy_us = 0, period_us = 0, slop_us = -1;
 	int phases = 0;
 	long long end, t, woke, longest = 0, wait_ns;
 	char extra[40] = "";
 	int opt;
 
-	while ((opt = getopt(argc, argv, "c:w:j:t:d:L:n:P")) != -1) {
+	while ((opt = getopt(argc, argv, "c:p:w:j:t:d:L:n:P")) != -1) {
 		switch (opt) {
 		case 'c':
 			if (parse_int(optarg, &cpu))
+				goto usage;
+			break;
+		case 'p':
+			if (parse_int(optarg, &prime_ms))
 				goto usage;
 			break;
 		case 'w':
@@ -156,6 +162,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+	if (prime_ms)
+		spin_until(now_ns() + prime_ms * 1000000LL);
 	wait_ns = wait_ms * 1000000LL;
 	if (jitter_us) {
 		unsigned int r = 0;
@@ -196,6 +204,6 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr,
-		"usage: burn [-c CPU] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US [-L US]] [-n NAME] [-P]\n");
+		"usage: burn [-c CPU] [-p MS] [-w MS] [-j US] [-t MS] [-d BUSY_US:PERIOD_US [-L US]] [-n NAME] [-P]\n");
 	return 1;
 }

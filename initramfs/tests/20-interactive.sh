@@ -81,7 +81,9 @@ set -- $(awk -v hs="$hispeed" -v t0="$(burst_start ramp /tmp/ramp.trace)" '
 	/tracing_mark_write: trace_start/ { split($4, f, "="); lvl = f[2] + 0 }
 	!s && $1 >= t0 + 0 { s = $1; if (lvl >= hs) up = s }
 	/tracing_mark_write: ramp_end/ { e = $1; stayed = s && up && lvl >= hs }
-	/decision=raise/ && s && !dec { dec = $1 }
+	/decision=(raise|hint)/ && s && !dec {
+		split($7, f, "="); if (f[2] + 0 >= hs) dec = $1
+	}
 	/cpu_frequency:/ { lvl = speed() }
 	/cpu_frequency:/ && s && !e { if (lvl >= hs && !up) up = $1; if (lvl < hs) up = 0 }
 	/cpu_frequency:/ && e && !down { if (lvl < hs) down = $1 }

@@ -11,7 +11,7 @@
 
 IA=$CPUFREQ/interactive
 TICK_US=$((1000000 / $(zcat /proc/config.gz | sed -n "s/^CONFIG_HZ=//p")))
-ktap_plan 31
+ktap_plan 32
 
 old_gov=$(cat $POLICY/scaling_governor)
 set_governor interactive
@@ -30,6 +30,7 @@ ktap_eq "boost defaults to 0" "$(cat $IA/boost)" 0
 ktap_eq "boostpulse_duration defaults to 80000" "$(cat $IA/boostpulse_duration)" 80000
 ktap_eq "io_is_busy defaults to 1, as the 2012 governor counted" \
 	"$(cat $IA/io_is_busy)" 1
+ktap_eq "sched_hint defaults to 1" "$(cat $IA/sched_hint)" 1
 write_only() {
 	[ "$(ls -l $IA/boostpulse | cut -c1-10)" = "--w-------" ] &&
 		! cat $IA/boostpulse > /dev/null 2>&1
@@ -56,7 +57,9 @@ for v in -1 abc "" "20000 800000" 10000001 "20000 800000:10000001"; do
 	try_bad above_hispeed_delay "$v"
 done
 for v in -2 abc "" 10000001 1.5; do try_bad timer_slack "$v"; done
-for v in 2 -1 abc ""; do try_bad boost "$v"; try_bad io_is_busy "$v"; done
+for v in 2 -1 abc ""; do
+	try_bad boost "$v"; try_bad io_is_busy "$v"; try_bad sched_hint "$v"
+done
 for v in -1 abc "" 10000001; do try_bad boostpulse_duration "$v"; done
 for v in abc "" -1; do wr $IA/boostpulse "$v" && bad="$bad boostpulse='$v':accepted"; done
 ktap_eq "malformed writes fail and leave every new tunable unchanged" "${bad# }" ""
@@ -66,7 +69,7 @@ ktap_eq "bands are read back as VALUE FREQ:VALUE ..." \
 	"$(cat $IA/target_loads)" "85 800000:90 1000000:95"
 back=""
 for f in target_loads above_hispeed_delay timer_slack boost boostpulse_duration \
-	io_is_busy; do
+	io_is_busy sched_hint; do
 	wr $IA/$f "$(cat $IA/$f)" || back="$back $f"
 done
 ktap_eq "writing back what a read shows is accepted" "${back# }" ""
@@ -209,7 +212,7 @@ held() {
 	burn -c 1 -w 300 -t 1200 -n hd
 	echo 0 > $TRACING/tracing_on
 	trace_lines | burst_trace hd | awk '
-		/decision=raise/ { split($7, f, "=")
+		/decision=(raise|hint)/ { split($7, f, "=")
 			if (f[2] == 600000 && !hs) hs = $1
 			if (f[2] > 600000 && hs && !ab) ab = $1 }
 		END { printf "%d\n", ab ? (ab - hs) * 1e6 : -1 }'
@@ -347,7 +350,8 @@ if modprobe cpufreq_dt_per_policy && wait_for $POLICY/scaling_driver 20 cpufreq-
 	got=""
 	for kv in hispeed_freq=$fmax go_hispeed_load=95 min_sample_time=20000 \
 		timer_rate=20000 target_loads=90 above_hispeed_delay=20000 \
-		timer_slack=80000 boost=0 boostpulse_duration=80000 io_is_busy=1; do
+		timer_slack=80000 boost=0 boostpulse_duration=80000 io_is_busy=1 \
+		sched_hint=1; do
 		[ "$(cat $PA/${kv%%=*} 2>/dev/null)" = "${kv#*=}" ] || got="$got ${kv%%=*}"
 	done
 	ktap_eq "policy0's tunables start at their defaults" "${got# }" ""

@@ -22,6 +22,15 @@
 #             change to land), the same for each length; a sibling CPU
 #             that asks for the top again after the burst (the test
 #             shell's own load) starts the time again
+#   wake      a task the scheduler remembers as busy (burn -p: 200 ms of
+#             load, then 1 s asleep) is raised to hispeed_freq at its
+#             wakeup: the decision (a "hint" from its util_est) within a
+#             tick of it, where a window takes timer_rate.  With
+#             sched_hint 0 (the 2012 rule), CONTROL_TRIALS times, none
+#             is decided within a tick and each within the ramp's bound
+#             (a window): the hint is what makes it fast.  Under
+#             schedutil, which raises from the same estimate and traces
+#             no decisions, CONTROL_TRIALS times: it lands within LAND_US
 #
 # Each bound is on the governor's decision: the first traced
 # cpufreq_interactive_eval of any CPU that asks for the speed (or the
@@ -51,7 +60,7 @@ FMIN=$(cat $POLICY/cpuinfo_min_freq)
 FMAX=$(cat $POLICY/cpuinfo_max_freq)
 BEHAVIOURS="ramp busy97 light20 maxup drop"
 
-ktap_plan 12
+ktap_plan 15
 
 # reset GOV: the policy's full range, GOV with its default tunables.
 reset() {
@@ -112,6 +121,10 @@ trial_light20() {
 		-n "$1"
 }
 
+trial_wake() {
+	burn -c 1 -p 200 -w 1000 -j $TICK_US -t 150 -n "$1"
+}
+
 trial_maxup() {
 	# Busy at the top, then capped, then the cap raised again at a
 	# random phase of the tick.
@@ -164,7 +177,9 @@ analyse() {
 	function us(t) { return int((t - t0) * 1e6 + 0.5) }
 	# A speed change at time t while a trial is on.
 	function speed(t, c) {
-		if (b == "ramp" && !hit && c >= hs) { hit = 1; v = us(t) }
+		if ((b == "ramp" || b == "wake") && !hit && c >= hs) {
+			hit = 1; v = us(t)
+		}
 		if (b == "busy97" && !hit && c > fmin) { hit = 1; v = us(t) }
 		if (b == "light20" && !ended) { st[ns] = t; sv[ns] = c; ns++ }
 		if (b == "maxup" && raised && !hit && c >= fmax) { hit = 1; v = us(t) }
@@ -173,23 +188,25 @@ analyse() {
 		if (hit && dv < 0) dv = v
 		if (b == "drop" && hit) done()
 	}
-	# A decision D (raise, lower, ...) asking for NEW, at time t.
+	# A decision D (raise, lower, ..., hint: a raise from the
+	# estimate of the scheduler) asking for NEW, at time t.
 	# drop: after the burst, the policy asks for less than the top once
 	# no CPU does (tg: the target of each CPU, from its last decision).
 	# A CPU that asks for the top again after the burst (a sibling
 	# running the test shell) starts the time again from its request.
-	function decide(t, d, nw,   i, m) {
+	function decide(t, d, nw,   i, m, up) {
+		up = (d == "raise" || d == "hint")
 		if (b == "drop" && ended && !hit) {
-			if (d == "raise" && nw >= top) { t0 = t; dv = -1; rer++ }
+			if (up && nw >= top) { t0 = t; dv = -1; rer++ }
 			m = 0
 			for (i in tg) if (tg[i] > m) m = tg[i]
 			if (dv < 0 && m < top) dv = us(t)
 			return
 		}
 		if (dv >= 0) return
-		if ((b == "ramp" && d == "raise" && nw >= hs) ||
-		    (b == "busy97" && d == "raise" && nw > fmin) ||
-		    (b == "maxup" && raised && d == "raise" && nw >= fmax))
+		if (((b == "ramp" || b == "wake") && up && nw >= hs) ||
+		    (b == "busy97" && up && nw > fmin) ||
+		    (b == "maxup" && raised && up && nw >= fmax))
 			dv = us(t)
 	}
 	# Does a long busy stretch overlap the W us before time t?
@@ -270,7 +287,9 @@ analyse() {
 				t0 = $1; valid = (cur == fmin)
 				v = (b == "light20") ? cur : -1
 			}
-			if (b == "ramp" && !hit && cur >= hs) { hit = 1; v = us($1) }
+			if ((b == "ramp" || b == "wake") && !hit && cur >= hs) {
+				hit = 1; v = us($1)
+			}
 			if (hit) dv = v
 			start = t0
 		} else if (m ~ /_long$/ && on) {
@@ -307,6 +326,8 @@ run() {
 	_g=$1 _b=$2 _n=$3
 	_t0=$(uptime_cs)
 	reset "$_g"
+	# A tunable a run needs other than its default (RUN_SETUP).
+	eval "$RUN_SETUP"
 	trace_setup
 	_valid=0 _tries=0 _round=0
 	while [ $_valid -lt "$_n" ] && [ $_round -lt 3 ]; do
@@ -413,8 +434,40 @@ for g in interactive ondemand; do
 		END { for (l in w) printf "%d: %d  ", l, w[l] }' /tmp/$g-drop.res)"
 	judge $g drop $ntr $((RATE + SLACK + 3 * TICK_US))
 done
+
+# wake: the raise at a wakeup from the scheduler's estimate (sched_hint).
+RUN_SETUP=
+if reset interactive; then
+	run interactive wake $TRIALS
+	judge interactive wake $TRIALS $TICK_US
+	RUN_SETUP="wr $IA/sched_hint 0"
+	run interactive wake $CONTROL_TRIALS
+	RUN_SETUP=
+	set -- $(awk -v tick=$TICK_US -v bound=$((RATE + 2 * TICK_US)) '
+		$2 { n++; v = $7 + 0
+		     if (v >= 0 && v <= tick) fast++
+		     if (v < 0 || v > bound) slow++
+		     if (n == 1 || v < lo) lo = v; if (v > hi) hi = v }
+		END { print n + 0, fast + 0, slow + 0, lo + 0, hi + 0 }' \
+		/tmp/interactive-wake.res)
+	ktap_diag "interactive sched_hint 0: wake: $1 trials, decided min/max $4/$5 us, $2 within a tick, $3 beyond $((RATE + 2 * TICK_US)) us"
+	[ "$1" -ge $CONTROL_TRIALS -a "$2" = 0 -a "$3" = 0 ] ||
+		sed 's/^/#   /' /tmp/interactive-wake.res
+	ktap_bound "interactive sched_hint 0: wake is decided by a window, never within a tick, in each of $CONTROL_TRIALS trials" \
+		[ "$1" -ge $CONTROL_TRIALS -a "$2" = 0 -a "$3" = 0 ]
+else
+	ktap_skip "interactive: wake" "governor interactive unavailable"
+	ktap_skip "interactive sched_hint 0: wake" "governor interactive unavailable"
+fi
+if reset schedutil; then
+	run schedutil wake $CONTROL_TRIALS
+	judge schedutil wake $CONTROL_TRIALS $LAND_US
+else
+	ktap_skip "schedutil: wake" "governor schedutil unavailable"
+fi
+
 reset interactive
 ktap_eq "interactive: trials leave the tunables at their defaults" \
-	"$(cat $IA/timer_rate) $(cat $IA/min_sample_time)" "$RATE 20000"
+	"$(cat $IA/timer_rate) $(cat $IA/min_sample_time) $(cat $IA/sched_hint)" "$RATE 20000 1"
 set_governor "$old_gov"
 ktap_done

@@ -58,7 +58,7 @@ rule() {
 	min_sample_time) echo "uint:0:10000000" ;;
 	timer_rate) echo "uint:$TICK_US:10000000" ;;
 	timer_slack) echo "int:-1:10000000" ;;
-	boost | io_is_busy) echo "uint:0:1" ;;
+	boost | io_is_busy | sched_hint) echo "uint:0:1" ;;
 	boostpulse_duration) echo "uint:0:10000000" ;;
 	boostpulse) echo "wo" ;;
 	target_loads) echo "bands:1:100" ;;
