@@ -33,8 +33,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 
-GOVS = ["interactive", "ondemand", "schedutil", "conservative",
-        "performance", "powersave"]
+# "interactive-2012" is interactive with sched_hint 0: the 2012 rule.
+GOVS = ["interactive", "interactive-2012", "ondemand", "schedutil",
+        "conservative", "performance", "powersave"]
 RATIOS = [("interactive", "ondemand"), ("interactive", "schedutil")]
 
 # QEMU timing modes (--mode).  See README "Benchmark" for the measurement
@@ -349,10 +350,12 @@ def analyse_cell(c, board, power, leak):
                                  ("tap_max_ms", speed, fmax)):
                 t = sp.first_at_least(s, khz, e)
                 out[key].append(None if t is None else (t - s) * 1000)
-            if c.get("eval") is not None and c["gov"] == "interactive":
+            if c.get("eval") is not None and \
+                    c["gov"].startswith("interactive"):
                 # interactive's first decision to go to hispeed or above
+                # (a window's "raise", or a "hint" at the idle exit)
                 ts = [x[0] for x in c["eval"] if s <= x[0] <= e
-                      and x[4] == "raise" and x[3] >= hispeed]
+                      and x[4] in ("raise", "hint") and x[3] >= hispeed]
                 out.setdefault("tap_decision_ms", []).append(
                     (ts[0] - s) * 1000 if ts else
                     (0.0 if speed.at(s) >= hispeed else None))
@@ -605,7 +608,8 @@ def goals(g):
         mo = stat(st, "ondemand", "frame_scaled_missed", "median")
         others = [(gv, stat(st, gv, key, "median"),
                    stat(st, gv, "frame_scaled_missed", "median"))
-                  for gv in GOVS if gv != "interactive" and gv in st]
+                  for gv in GOVS
+                  if not gv.startswith("interactive") and gv in st]
         rivals = [(gv, e) for gv, e, m in others
                   if e is not None and (mo is None or m is None or m <= mo)]
         met = (a is not None and all(a <= e for _, e in rivals) and
@@ -657,6 +661,83 @@ def goals(g):
     return out
 
 
+# ------------------------------------------------------------------ rtapp
+
+def stretch(speed, a, b, fmax):
+    """Seconds that the guest's [a, b] of work at the top speed takes at
+    the recorded speeds: each piece at f lasts fmax / f times as long."""
+    t, out = a, 0.0
+    for te in speed.changes(a, b) + [b]:
+        out += (te - t) * fmax / speed.at(t)
+        t = te
+    return out
+
+
+def analyse_rtapp(recs, dts, leak_frac=LEAK):
+    """The rtapp part (initramfs/bench/20-rtapp.sh).  The guest plays each
+    workload at one speed; each busy CPU-second is a second of work at the
+    top speed, which at speed f takes fmax / f seconds at P(f), dynamic and
+    static (energy, mJ a run, with the static power the policy held above
+    the minimum while idle).  A loop is late when its run, stretched by the
+    speeds of the recorded schedule from its start, outlasts its slack: to
+    its timer's deadline as rt-app measured it, or else the loop's own
+    waits (its length less its run), which a longer run would eat into
+    before the next loop is due.  Per workload and governor: medians over
+    the runs."""
+    opps, cap = parse_dts(dts)
+    power = em_table(opps, cap)
+    leak = leak_table(opps, power, leak_frac)
+    fmax, fmin = max(opps), min(opps)
+    runs = {}
+    for c in recs:
+        if c.get("kind") != "cell" or c.get("t0") is None:
+            continue
+        speed = Speed(c["f0"], [(t, k) for t, k in c["freq"]])
+        energy = sum(secs * fmax / int(k) * (power_of(power, int(k)) +
+                                             leak[int(k)])
+                     for k, secs in c["busy"].items()) * 1e-3
+        held_ms = sum(secs for k, secs in c["allidle"].items()
+                      if int(k) > fmin) * 1000
+        energy += sum(secs * c["ncpu"] * (leak[int(k)] - leak[fmin])
+                      for k, secs in c["allidle"].items()) * 1e-3
+        loops = late = 0
+        worst = None
+        for rows in c["threads"].values():
+            for start_us, run_us, slack_us, c_period, period_us in rows:
+                if run_us <= 0 or period_us <= 0:
+                    continue
+                a = start_us * 1e-6
+                extra = stretch(speed, a, a + run_us * 1e-6, fmax) - \
+                    run_us * 1e-6
+                # A timer's loop: the slack rt-app measured to its
+                # deadline; any other: the loop's own waits, which the
+                # stretched run may take up before the next loop is due.
+                if c_period > 0:
+                    slack = slack_us * 1e-6 - extra
+                else:
+                    slack = (period_us - run_us) * 1e-6 - extra
+                loops += 1
+                late += slack < 0
+                worst = slack if worst is None else min(worst, slack)
+        top = speed.first_at_least(c["t0"], fmax, c["t1"])
+        m = {"energy_mj": energy, "held_ms": held_ms, "loops": loops,
+             "late": late,
+             "worst_slack_ms": None if worst is None else worst * 1000,
+             "to_max_ms": None if top is None else (top - c["t0"]) * 1000}
+        runs.setdefault(c["workload"], {}).setdefault(c["gov"], []).append(m)
+    table = {}
+    for w, govs in runs.items():
+        for g, ms in govs.items():
+            row = {"runs": len(ms)}
+            for key in ("energy_mj", "held_ms", "loops", "late",
+                        "worst_slack_ms", "to_max_ms"):
+                vals = [m[key] for m in ms if m[key] is not None]
+                row[key] = median(vals) if vals else None
+            row["to_max_never"] = sum(m["to_max_ms"] is None for m in ms)
+            table.setdefault(w, {})[g] = row
+    return table
+
+
 # --------------------------------------------------------------- hookcost
 
 def hookcost_rows(recs):
@@ -666,6 +747,7 @@ def hookcost_rows(recs):
     for r in recs:
         vals = [v for v in r.get("values", []) if isinstance(v, (int, float))]
         row = {"metric": r.get("metric"), "listeners": r.get("listeners"),
+               "gov": r.get("gov"),
                "added": bool(r.get("added")), "unit": r.get("unit", ""),
                "n": len(vals), "median": median(vals),
                "p95": percentile(vals, 95),
@@ -675,8 +757,31 @@ def hookcost_rows(recs):
             base[r.get("metric")] = row["median"]
     for row in rows:
         row["ratio_to_0"] = ratio(row["median"], base.get(row["metric"]))
-    rows.sort(key=lambda x: (str(x["metric"]), x["listeners"] or 0))
+    rows.sort(key=lambda x: (str(x["metric"]), x["listeners"] or 0,
+                             str(x["gov"])))
     return rows
+
+
+def hook_goal(rows):
+    """interactive's idle listener with sched_hint against without it
+    (the 2012 rule, today's listener before the hint): each one's cost
+    is its round trip less performance's (not listening)."""
+    rt = {r["gov"]: r["median"] for r in rows
+          if r["metric"] == "gov_round_trip_ns" and r["gov"]}
+    p, a, b = (rt.get(k) for k in ("performance", "interactive",
+                                   "interactive-2012"))
+    if None in (p, a, b):
+        return None
+    ca, cb = a - p, b - p
+    # Below the noise (the listener costs nothing measurable either way):
+    # compare the round trips themselves.
+    r = ratio(ca, cb) if cb > 0 else ratio(a, b)
+    return {"goal": "interactive's idle listener with sched_hint ≤ 1.2 × "
+                    "without (per round trip, over performance's)",
+            "value": r, "met": r is not None and r <= 1.2,
+            "why": "round trips (two idle periods) %s / %s / %s ns with "
+                   "sched_hint 1 / 0 / performance: %s vs %s ns of "
+                   "listener" % (fmt(a), fmt(b), fmt(p), fmt(ca), fmt(cb))}
 
 
 # ---------------------------------------------------------------- ledrate
@@ -827,6 +932,41 @@ def write_md(path, res):
                          g["stats"][gov].get("idle_wakeup_functions", {}).items()))
                      or "none") for gov in order))
         L.append("")
+    if res.get("rtapp"):
+        L.append("## rt-app workloads")
+        L.append("")
+        L.append("From the rtapp part (initramfs/bench/20-rtapp.sh): Debian's "
+                 "rt-app plays its examples and a utilization ramp under each "
+                 "governor; medians over the runs.  The emulated CPU runs "
+                 "rt-app's calibrated loops at one speed, so the model "
+                 "stretches each busy second by fmax / f of the speed the "
+                 "schedule gave it: *energy* (mJ a run) is the work at the "
+                 "recorded speeds with dynamic and static power, plus the "
+                 "static power held above the minimum while the policy "
+                 "idled (*held*, ms); a loop is *late* when its stretched run "
+                 "outlasts its slack (to its timer's deadline as rt-app "
+                 "measured it, else the loop's own waits), *worst slack* the "
+                 "least slack left (negative: late by that much); "
+                 "*to max*: from the workload's start to the top speed.")
+        L.append("")
+        for w in sorted(res["rtapp"]):
+            rows = res["rtapp"][w]
+            L.append("### %s" % w)
+            L.append("")
+            L.append("| governor | energy mJ | held ms | late loops (of those "
+                     "that ran) | worst slack ms | to max ms |")
+            L.append("|---|---|---|---|---|---|")
+            order = [x for x in GOVS if x in rows] + \
+                sorted(x for x in rows if x not in GOVS)
+            for gv in order:
+                r = rows[gv]
+                L.append("| %s | %s | %s | %s (of %s) | %s | %s |" % (
+                    gv, fmt(r["energy_mj"]), fmt(r["held_ms"], 0),
+                    fmt(r["late"], 0), fmt(r["loops"], 0),
+                    fmt(r["worst_slack_ms"], 2),
+                    fmt(r["to_max_ms"]) + (" (%d never)" % r["to_max_never"]
+                                           if r["to_max_never"] else "")))
+            L.append("")
     if res.get("hookcost"):
         L.append("## Idle notifier hook cost")
         L.append("")
@@ -838,7 +978,8 @@ def write_md(path, res):
         L.append("|---|---|---|---|---|---|---|---|")
         for r in res["hookcost"]:
             L.append("| %s | %s%s | %s | %d | %s | %s | %s | %s |" % (
-                r["metric"], r["listeners"], " added" if r["added"] else "",
+                r["metric"], r["gov"] or r["listeners"],
+                " added" if r["added"] else "",
                 r["unit"], r["n"], fmt(r["median"], 2), fmt(r["p95"], 2),
                 fmt(r["spread"], 2),
                 fmt(r["ratio_to_0"], 3) if r["ratio_to_0"] is not None else "–"))
@@ -1157,8 +1298,13 @@ def main():
             res["repeatability"] = repeatability(g["stats"])
             res["plots"], more = plots(g, parts["governors"], a.out)
             problems += more
+    if "rtapp" in parts:
+        res["rtapp"] = analyse_rtapp(parts["rtapp"], a.dts, a.leak)
     if "hookcost" in parts:
         res["hookcost"] = hookcost_rows(parts["hookcost"])
+        hg = hook_goal(res["hookcost"])
+        if hg:
+            res.setdefault("goals", []).append(hg)
     if "ledrate" in parts:
         res["ledrate"] = ledrate_rows(parts["ledrate"])
     with open(os.path.join(a.out, "results.json"), "w") as f:

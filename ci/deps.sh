@@ -37,7 +37,18 @@ bashdir="$build/bash-static"
 need_bash=0
 [ -x "$bashdir/bin/bash-static" ] || need_bash=1
 
-if [ -z "$missing" ] && [ $need_bb = 0 ] && [ $need_bash = 0 ]; then
+# rt-app, the scheduler community's workload player, for the benchmark's
+# rtapp part: Debian's armhf build with the libraries it links (glibc,
+# json-c, and libgcc_s, which glibc loads for pthread_exit) and its example
+# workloads.
+rtdir="$build/rt-app"
+need_rt=0
+[ -x "$rtdir/usr/bin/rt-app" ] || need_rt=1
+# glibc's pthread_exit loads libgcc_s to unwind the thread.
+[ -f "$rtdir/lib/arm-linux-gnueabihf/libgcc_s.so.1" ] || need_rt=1
+
+if [ -z "$missing" ] && [ $need_bb = 0 ] && [ $need_bash = 0 ] &&
+	[ $need_rt = 0 ]; then
 	exit 0
 fi
 
@@ -46,6 +57,7 @@ if [ $check = 1 ]; then
 		echo "install them with: apt-get install -y$missing" >&2
 	[ $need_bb = 1 ] && echo "missing: board busybox in $bbdir" >&2
 	[ $need_bash = 1 ] && echo "missing: board bash in $bashdir" >&2
+	[ $need_rt = 1 ] && echo "missing: board rt-app in $rtdir" >&2
 	exit 1
 fi
 
@@ -85,22 +97,27 @@ if [ -n "$missing" ] || [ $arch_ok = 0 ]; then
 		apt-get install -y -q --no-install-recommends $missing
 fi
 
-# fetch_armhf PACKAGE DIR FILE: unpack Debian's PACKAGE:armhf into DIR,
-# which must then hold the executable DIR/FILE.
+# fetch_armhf "PACKAGE..." DIR FILE: unpack Debian's PACKAGE:armhf (each
+# of them) into DIR, which must then hold the executable DIR/FILE.
 fetch_armhf() {
-	echo "deps: fetching $1:armhf from the Debian archive"
+	echo "deps: fetching $1 (armhf) from the Debian archive"
 	tmp=$(mktemp -d)
 	chmod 755 "$tmp"
-	if ! (cd "$tmp" && apt-get download -q "$1:armhf" >/dev/null); then
+	arch_pkgs=$(for p in $1; do printf '%s:armhf ' "$p"; done)
+	# shellcheck disable=SC2086
+	if ! (cd "$tmp" && apt-get download -q $arch_pkgs >/dev/null); then
 		apt_update
-		(cd "$tmp" && apt-get download -q "$1:armhf" >/dev/null)
+		(cd "$tmp" && apt-get download -q $arch_pkgs >/dev/null)
 	fi
 	rm -rf "$2"
 	mkdir -p "$2"
-	dpkg -x "$tmp/$1"_*_armhf.deb "$2"
+	for p in $1; do
+		dpkg -x "$tmp/$p"_*_armhf.deb "$2"
+	done
 	rm -rf "$tmp"
 	[ -x "$2/$3" ] || { echo "deps: $3 missing after unpacking $1" >&2; exit 1; }
 }
 
 [ $need_bb = 0 ] || fetch_armhf busybox-static "$bbdir" bin/busybox
 [ $need_bash = 0 ] || fetch_armhf bash-static "$bashdir" bin/bash-static
+[ $need_rt = 0 ] || fetch_armhf "rt-app libjson-c5 libc6 libgcc-s1" "$rtdir" usr/bin/rt-app

@@ -46,6 +46,20 @@ python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import check; print("|"
 for t in "$top"/initramfs/tests/*; do
 	[ -f "$t" ] && install -m 755 "$t" "$stage/tests/"
 done
+# rt-app (Debian's armhf build) with the loader and libraries it links,
+# its example workloads and ours, for the benchmark's rtapp part.
+rt=$build/rt-app
+install -m 755 "$rt/usr/bin/rt-app" "$stage/usr/bin/rt-app"
+mkdir -p "$stage/lib/arm-linux-gnueabihf" "$stage/usr/share/rt-app"
+cp -L "$rt/lib/ld-linux-armhf.so.3" "$stage/lib/"
+for l in libc.so.6 libm.so.6 libpthread.so.0 libgcc_s.so.1; do
+	cp -L "$rt/lib/arm-linux-gnueabihf/$l" "$stage/lib/arm-linux-gnueabihf/"
+done
+cp -L "$rt/usr/lib/arm-linux-gnueabihf/libjson-c.so.5" "$stage/lib/arm-linux-gnueabihf/"
+for w in browser-short mp3-short video-short; do
+	cp "$rt/usr/share/doc/rt-app/examples/$w.json" "$stage/usr/share/rt-app/"
+done
+cp "$top"/initramfs/rtapp/*.json "$stage/usr/share/rt-app/"
 # The benchmark's parts, run by /bench.sh (make bench).
 mkdir -p "$stage/bench"
 for b in "$top"/initramfs/bench/*; do

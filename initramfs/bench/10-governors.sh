@@ -42,13 +42,14 @@
 #   Times are ftrace timestamps in seconds (guest time).
 #
 # Environment: BENCH_REPS (5) runs of each cell; BENCH_GOVS (the six
-# governors); BENCH_TAP, BENCH_FRAME, BENCH_IDLE: wl options of each
+# governors, and "interactive-2012": interactive with sched_hint 0, the
+# 2012 rule, where "interactive" has sched_hint 1); BENCH_TAP, BENCH_FRAME, BENCH_IDLE: wl options of each
 # workload (defaults: the benchmark's definition); BENCH_SETTLE: at most
 # this many seconds (1) of waiting for the minimum speed before a cell.
 . /lib/board.sh
 
 REPS=${BENCH_REPS:-5}
-GOVS=${BENCH_GOVS:-interactive ondemand schedutil conservative performance powersave}
+GOVS=${BENCH_GOVS:-interactive interactive-2012 ondemand schedutil conservative performance powersave}
 TAP=${BENCH_TAP:--n 10 -i 1500 -b 300}
 FRAME=${BENCH_FRAME:--t 5000 -c 1}
 IDLE=${BENCH_IDLE:--t 10000 -l 1000}
@@ -105,9 +106,9 @@ rec "\"kind\":\"board\",\"freqs_khz\":$(json_list "$(cat $POLICY/scaling_availab
 
 # Selecting a governor also loads its module (the module variant).
 for g in $GOVS; do
-	set_governor "$g" || { echo "governor $g not available" >&2; exit 1; }
-	tun=$CPUFREQ/$g
-	[ -d "$tun" ] || tun=$POLICY/$g
+	use_gov "$g" || { echo "governor $g not available" >&2; exit 1; }
+	tun=$CPUFREQ/${g%-2012}
+	[ -d "$tun" ] || tun=$POLICY/${g%-2012}
 	rec "\"kind\":\"gov\",\"gov\":\"$g\",\"tunables\":$(json_files "$tun")"
 done
 
@@ -123,7 +124,7 @@ trace_wakeups wl
 
 # cell GOV WORKLOAD REP: one run, one record.
 cell() {
-	set_governor "$1" || { echo "cannot select $1" >&2; return 1; }
+	use_gov "$1" || { echo "cannot select $1" >&2; return 1; }
 	# Let the previous cell's speed settle under this governor (tap starts
 	# with 1.5 s of idle, idle with a 1 s lead-in: no more waiting here).
 	wait_min $((SETTLE * 10))
@@ -246,5 +247,6 @@ done
 echo 0 > $TRACING/tracing_on
 echo > $TRACING/set_event
 echo "${old_buf%% *}" > $TRACING/buffer_size_kb
+[ -d $CPUFREQ/interactive ] && wr $CPUFREQ/interactive/sched_hint 1
 set_governor "$old_gov"
 [ "$fail" = 0 ]

@@ -16,6 +16,10 @@
 #                       triggers, and the interactive governor once it is
 #                       built in or loaded), so here N counts the added
 #                       ones (records say "added": true);
+#   gov_round_trip_ns   the same ping-pong with the interactive governor
+#                       listening (sched_hint 1, and 0 as "interactive-2012")
+#                       or not (performance), the speed pinned at the
+#                       minimum (see below); "gov" names which;
 #   events_per_round_trip  what the listeners saw, divided by the round
 #                       trips and listeners: about 4 (START and END on each
 #                       of the two CPUs), proof that they ran.
@@ -80,6 +84,43 @@ for n in 0 1 4; do
 done
 rec 1 events_per_round_trip count "$ev1" '"added":true'
 rec 4 events_per_round_trip count "$ev4" '"added":true'
+
+# The governor's own listener, in the real chain: round trips with the
+# policy pinned at its minimum (scaling_max_freq = scaling_min_freq), so
+# that every idle exit is below hispeed_freq and runs interactive's
+# sched_hint check to the end (read the estimate, compare), which can never
+# raise there.  "interactive" has sched_hint 1, "interactive-2012" 0 (the
+# check skipped), "performance" does not listen (the governor's notifier
+# returns at once).  The listener's cost per round trip is the difference
+# to performance; the records say "gov".
+fmin=$(cat $POLICY/cpuinfo_min_freq)
+fmax=$(cat $POLICY/cpuinfo_max_freq)
+rtp= rti= rt2=
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	case $((r % 2)) in
+	0) order="performance interactive interactive-2012" ;;
+	*) order="interactive-2012 interactive performance" ;;
+	esac
+	for g in $order; do
+		use_gov "$g"
+		wr $POLICY/scaling_min_freq "$fmin"
+		wr $POLICY/scaling_max_freq "$fmin"
+		out=$(pingpong -a 1 -b 2 -n "$TRIPS") || exit 1
+		ns=${out##* }
+		case $g in
+		performance) rtp="${rtp:+$rtp,}$ns" ;;
+		interactive) rti="${rti:+$rti,}$ns" ;;
+		*) rt2="${rt2:+$rt2,}$ns" ;;
+		esac
+	done
+	r=$((r + 1))
+done
+wr $POLICY/scaling_max_freq "$fmax"
+[ -d $CPUFREQ/interactive ] && wr $CPUFREQ/interactive/sched_hint 1
+rec null gov_round_trip_ns ns "$rtp" '"gov":"performance"'
+rec null gov_round_trip_ns ns "$rti" '"gov":"interactive"'
+rec null gov_round_trip_ns ns "$rt2" '"gov":"interactive-2012"'
 
 set_governor "$old_gov"
 rmmod idle_bench

@@ -23,6 +23,19 @@ set_governor() {
 	wr $POLICY/scaling_governor "$1"
 }
 
+# use_gov NAME: select the governor NAME, where "interactive-2012" is
+# interactive with sched_hint 0 (the 2012 rule) and "interactive" has it 1.
+use_gov() {
+	case $1 in
+	interactive | interactive-2012)
+		set_governor interactive || return 1
+		_h=1
+		[ "$1" = interactive ] || _h=0
+		wr $CPUFREQ/interactive/sched_hint $_h ;;
+	*) set_governor "$1" ;;
+	esac
+}
+
 cur_freq() {
 	cat $POLICY/scaling_cur_freq
 }

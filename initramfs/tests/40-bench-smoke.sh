@@ -8,7 +8,7 @@
 
 parts=$(ls /bench/*.sh 2>/dev/null)
 nparts=$(echo $parts | wc -w)
-ktap_plan $((11 + nparts))
+ktap_plan $((12 + nparts))
 
 # matches STRING ERE
 matches() {
@@ -75,7 +75,8 @@ ktap_eq "wl rejects bad arguments" "$bad" ""
 export BENCH_PORT=/tmp/bench.rec BENCH_LOG=/tmp/bench.log BENCH_REPS=1 \
 	BENCH_GOVS="interactive performance" BENCH_TAP="-n 2 -i 100 -b 50" \
 	BENCH_FRAME="-t 200 -c 1" BENCH_IDLE="-t 200 -l 50" BENCH_SETTLE=0 \
-	HOOKCOST_ROUNDS=1 HOOKCOST_TRIPS=200 LEDRATE_SECONDS=2 BENCH_TIMEOUT=300
+	HOOKCOST_ROUNDS=1 HOOKCOST_TRIPS=200 LEDRATE_SECONDS=2 BENCH_TIMEOUT=300 \
+	RTAPP_DURATION=1
 : > /tmp/bench.log
 /bench.sh
 sed 's/^/# /' /tmp/bench.log
@@ -97,4 +98,9 @@ done
 # The governors part: a cell per governor and workload, with markers.
 cells=$(grep -c '"part":"governors","kind":"cell".*"marks":\[\[' /tmp/bench.rec)
 ktap_eq "governors part: 8 cells with markers" "$cells" 8
+# The rtapp part: a cell per governor and workload, each with rt-app's
+# log rows of every thread.
+rows=$(grep '"part":"rtapp","kind":"cell"' /tmp/bench.rec |
+	grep -c '"threads":{"[^"]*":\[\[[0-9]')
+ktap_eq "rtapp part: 8 cells with rt-app's log rows" "$rows" 8
 ktap_done
