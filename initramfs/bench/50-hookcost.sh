@@ -87,12 +87,13 @@ rec 4 events_per_round_trip count "$ev4" '"added":true'
 
 # The governor's own listener, in the real chain: round trips with the
 # policy pinned at its minimum (scaling_max_freq = scaling_min_freq), so
-# that every idle exit is below hispeed_freq and runs interactive's
-# sched_hint check to the end (read the estimate, compare), which can never
-# raise there.  "interactive" has sched_hint 1, "interactive-2012" 0 (the
-# check skipped), "performance" does not listen (the governor's notifier
-# returns at once).  The listener's cost per round trip is the difference
-# to performance; the records say "gov".
+# that the speed never changes and every idle exit is at the minimum,
+# where interactive's sched_hint test runs (the estimate itself is read
+# only after an idle period that outlasted its window, which a ping-pong's
+# never do: this is the cost on every other idle exit).  "interactive" has
+# sched_hint 1, "interactive-2012" 0, "performance" does not listen (the
+# governor's notifier returns at once).  The listener's cost per round
+# trip is the difference to performance; the records say "gov".
 fmin=$(cat $POLICY/cpuinfo_min_freq)
 fmax=$(cat $POLICY/cpuinfo_max_freq)
 rtp= rti= rt2=
