@@ -75,6 +75,8 @@ COLUMNS = [
     ("frame_scaled_total_mj", "scaled frame energy + held", "mJ per run",
      "frame_scaled"),
     ("idle_wakeups_per_s", "idle wakeups", "per s", "idle"),
+    ("idle_min_wakeups_per_s", "idle wakeups at the minimum", "per s",
+     "idle"),
     ("idle_deferred_per_s", "idle deferred runs", "per s", "idle"),
     ("idle_hold_ms", "idle: held above min", "ms per run", "idle"),
 ]
@@ -393,6 +395,11 @@ def analyse_cell(c, board, power, leak):
             w = [x for x in c["wake"] if a <= x[0] <= b]
             d = [x for x in w if x[2] in DEFERRED_FNS]
             out["idle_wakeups_per_s"] = [(len(w) - len(d)) / (b - a)]
+            # The goal's: while the policy was at its minimum (not the
+            # slack timer that lowers a speed raised before the window).
+            fmin = board["min_khz"]
+            m = [x for x in w if x not in d and speed.at(x[0]) <= fmin]
+            out["idle_min_wakeups_per_s"] = [len(m) / (b - a)]
             out["idle_deferred_per_s"] = [len(d) / (b - a)]
             fns = {}
             for x in w:
@@ -648,16 +655,19 @@ def goals(g):
                            "a run" % (fmt(a), fmt(val), fmt(
                                stat(st, "interactive", w + "_hold_ms",
                                     "median")))})
-    if "interactive" in st and "idle_wakeups_per_s" in st["interactive"]:
-        w = st["interactive"]["idle_wakeups_per_s"]
-        worst = max(v for v in w["run_medians"])
+    key = "idle_min_wakeups_per_s"
+    if "interactive" in st and key in st["interactive"]:
+        worst = max(v for v in st["interactive"][key]["run_medians"])
+        every = max(v for v in
+                    st["interactive"]["idle_wakeups_per_s"]["run_medians"])
         fns = st["interactive"].get("idle_wakeup_functions", {})
-        out.append({"goal": "interactive: 0 governor wakeups/s on idle "
-                            "(every run)",
+        out.append({"goal": "interactive: 0 governor wakeups/s on an idle "
+                            "board at the minimum (every run)",
                     "value": worst, "met": worst == 0,
-                    "why": "" if worst == 0 else
-                    "callbacks during idle: %s" % ", ".join(
-                        "%s %d" % kv for kv in sorted(fns.items()))})
+                    "why": "all callbacks during idle, at any speed (worst "
+                    "run %s/s): %s" % (fmt(every, 2), ", ".join(
+                        "%s %d" % kv for kv in sorted(fns.items())) or
+                        "none")})
     return out
 
 
@@ -1185,6 +1195,8 @@ def boot(a, out, mode):
         % a.reps
     if a.govs:
         append += " bench_govs=" + a.govs
+    if a.workloads:
+        append += " bench_workloads=" + a.workloads
     if a.parts:
         append += " bench_parts=" + a.parts
     if mode["append"]:
@@ -1232,6 +1244,8 @@ def main():
                    help="run QEMU at this nice level (default -10 as root, "
                    "else 0)")
     p.add_argument("--govs", default="", help="a,b: governors (default all six)")
+    p.add_argument("--workloads", default="",
+                   help="a,b: the governors part's workloads (default all)")
     p.add_argument("--parts", default="", help="a,b: bench parts (default all)")
     p.add_argument("--timeout", type=float, default=2700,
                    help="wall-clock seconds before the boot is given up")

@@ -20,6 +20,7 @@
 #                      patterns
 #   bench_reps=N       [BENCH_REPS] runs of each cell, for the parts
 #   bench_govs=a,b     [BENCH_GOVS] governors to compare, for the parts
+#   bench_workloads=a,b  [BENCH_WORKLOADS] the governors part's workloads
 #   bench_timeout=S    [BENCH_TIMEOUT] seconds a part may take (3600)
 # Progress goes to the console, or to the file BENCH_LOG.
 . /lib/board.sh
@@ -36,6 +37,10 @@ for arg in $(cat /proc/cmdline); do
 	bench_govs=*)
 		BENCH_GOVS=$(echo "${arg#bench_govs=}" | tr ',' ' ')
 		export BENCH_GOVS
+		;;
+	bench_workloads=*)
+		BENCH_WORKLOADS=$(echo "${arg#bench_workloads=}" | tr ',' ' ')
+		export BENCH_WORKLOADS
 		;;
 	bench_timeout=*) timeout=${arg#bench_timeout=} ;;
 	esac

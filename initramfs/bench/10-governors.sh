@@ -41,7 +41,8 @@
 #     t0, t1                   when tracing started and stopped
 #   Times are ftrace timestamps in seconds (guest time).
 #
-# Environment: BENCH_REPS (5) runs of each cell; BENCH_GOVS (the six
+# Environment: BENCH_REPS (5) runs of each cell; BENCH_WORKLOADS (tap
+# frame frame_scaled idle); BENCH_GOVS (the six
 # governors, and "interactive-2012": interactive with sched_hint 0, the
 # 2012 rule, where "interactive" has sched_hint 1); BENCH_TAP, BENCH_FRAME, BENCH_IDLE: wl options of each
 # workload (defaults: the benchmark's definition); BENCH_SETTLE: at most
@@ -50,6 +51,7 @@
 
 REPS=${BENCH_REPS:-5}
 GOVS=${BENCH_GOVS:-interactive interactive-2012 ondemand schedutil conservative performance powersave}
+WORKLOADS=${BENCH_WORKLOADS:-tap frame frame_scaled idle}
 TAP=${BENCH_TAP:--n 10 -i 1500 -b 300}
 FRAME=${BENCH_FRAME:--t 5000 -c 1}
 IDLE=${BENCH_IDLE:--t 10000 -l 1000}
@@ -176,7 +178,10 @@ cell() {
 				if (kv[1] == "cpu") mc = kv[2]
 				if (kv[1] == "seq") ms = kv[2]
 			}
-			if ((m[1] == "tap_start" || m[1] == "frame_start") && (mc in woke))
+			# A burst, a frame, or the end of idle starts when wl
+			# woke for it.
+			if ((m[1] == "tap_start" || m[1] == "frame_start" ||
+			     m[1] == "idle_end") && (mc in woke))
 				t = woke[mc]
 			for (c in woke) delete woke[c]
 			marks = marks (marks ? "," : "") "[" t ",\"" m[1] "\"," mc "," ms "]"
@@ -237,7 +242,7 @@ while [ "$r" -lt "$REPS" ]; do
 	# rotate the governor list by r places
 	order=$(echo $GOVS | awk -v r="$r" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r) % NF + 1) }')
 	for g in $order; do
-		for w in tap frame frame_scaled idle; do
+		for w in $WORKLOADS; do
 			echo "round $((r + 1))/$REPS: $g $w" >&2
 			cell "$g" "$w" "$r" || fail=$((fail + 1))
 		done
