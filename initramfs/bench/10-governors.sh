@@ -234,21 +234,7 @@ cell() {
 	}' $TRACING/trace
 }
 
-# Runs are interleaved (every governor once per round, the order rotating
-# each round), so a slow drift of the emulator's speed is shared by all.
-r=0
-fail=0
-while [ "$r" -lt "$REPS" ]; do
-	# rotate the governor list by r places
-	order=$(echo $GOVS | awk -v r="$r" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r) % NF + 1) }')
-	for g in $order; do
-		for w in $WORKLOADS; do
-			echo "round $((r + 1))/$REPS: $g $w" >&2
-			cell "$g" "$w" "$r" || fail=$((fail + 1))
-		done
-	done
-	r=$((r + 1))
-done
+rounds "$REPS" ""
 echo 0 > $TRACING/tracing_on
 echo > $TRACING/set_event
 echo "${old_buf%% *}" > $TRACING/buffer_size_kb

@@ -147,18 +147,7 @@ cell() {
 	}' $TRACING/trace
 }
 
-r=0
-fail=0
-while [ "$r" -lt "$REPS" ]; do
-	order=$(echo $GOVS | awk -v r="$r" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r) % NF + 1) }')
-	for g in $order; do
-		for w in $WORKLOADS; do
-			echo "rtapp round $((r + 1))/$REPS: $g $w" >&2
-			cell "$g" "$w" "$r" || fail=$((fail + 1))
-		done
-	done
-	r=$((r + 1))
-done
+rounds "$REPS" "rtapp "
 echo 0 > $TRACING/tracing_on
 echo > $TRACING/set_event
 echo "$old_clock" > $TRACING/trace_clock

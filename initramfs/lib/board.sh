@@ -36,6 +36,25 @@ use_gov() {
 	esac
 }
 
+# rounds REPS PREFIX: run "cell GOV WORKLOAD REP" for every governor of
+# $GOVS and workload of $WORKLOADS, REPS times, interleaved: every governor
+# once a round, the order rotating each round, so that a slow drift of
+# the emulator's speed is shared by all.  Progress (PREFIX first) on
+# stderr; the failed cells are counted in $fail.
+rounds() {
+	_r=0
+	fail=0
+	while [ "$_r" -lt "$1" ]; do
+		for _g in $(echo $GOVS | awk -v r="$_r" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r) % NF + 1) }'); do
+			for _w in $WORKLOADS; do
+				echo "${2}round $((_r + 1))/$1: $_g $_w" >&2
+				cell "$_g" "$_w" "$_r" || fail=$((fail + 1))
+			done
+		done
+		_r=$((_r + 1))
+	done
+}
+
 cur_freq() {
 	cat $POLICY/scaling_cur_freq
 }
