@@ -154,10 +154,17 @@ class LedSampler(threading.Thread):
 
 def qemu_cmd(a, sock):
     cmd = ["qemu-system-arm", "-M", "vexpress-a9", "-smp", str(a.smp),
-           "-m", str(a.mem), "-kernel", a.kernel, "-dtb", a.dtb,
-           "-initrd", a.initrd, "-append", a.append,
-           "-display", "none", "-no-reboot",
-           "-monitor", "unix:%s,server=on,wait=off" % sock]
+           "-m", str(a.mem), "-kernel", a.kernel]
+    # A firmware image (U-Boot: ci/fit-boot.sh) as --kernel finds its own
+    # DTB, initramfs and command line.
+    if a.dtb:
+        cmd += ["-dtb", a.dtb]
+    if a.initrd:
+        cmd += ["-initrd", a.initrd]
+    if a.append:
+        cmd += ["-append", a.append]
+    cmd += ["-display", "none", "-no-reboot",
+            "-monitor", "unix:%s,server=on,wait=off" % sock]
     if a.interactive:
         cmd += ["-chardev", "stdio,id=con,mux=on,signal=off,logfile=%s" % a.log,
                 "-serial", "chardev:con", "-mon", "chardev=con"]
@@ -169,9 +176,10 @@ def qemu_cmd(a, sock):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--kernel", required=True)
-    p.add_argument("--dtb", required=True)
-    p.add_argument("--initrd", required=True)
+    p.add_argument("--kernel", required=True,
+                   help="the zImage, or a firmware image such as U-Boot's")
+    p.add_argument("--dtb", help="the DTB (none: the firmware's)")
+    p.add_argument("--initrd")
     p.add_argument("--append", default="")
     p.add_argument("--smp", type=int, default=int(os.environ.get("SMP", 4)))
     p.add_argument("--mem", default=os.environ.get("MEM", "512"))
@@ -189,7 +197,7 @@ def main():
     a = p.parse_args()
 
     for f in (a.kernel, a.dtb, a.initrd):
-        if not os.path.isfile(f):
+        if f and not os.path.isfile(f):
             sys.exit("qemu.py: %s is missing" % f)
     os.makedirs(os.path.dirname(os.path.abspath(a.log)), exist_ok=True)
 

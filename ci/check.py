@@ -22,6 +22,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(TOP, "boot"))
+import board  # noqa: E402  (boot/board.py: the board's boots)
+from board import Board  # noqa: E402
+import results  # noqa: E402  (ci/results.py: the results page)
 
 RESULT = re.compile(r"^(\s*)(ok|not ok)\s+(\d+)\s*(?:-\s*)?([^#]*?)\s*(?:#\s*(.*))?$")
 PLAN = re.compile(r"^(\s*)1\.\.(\d+)\s*$")
@@ -55,6 +59,16 @@ SPLATS = [
 # expressions: ci/initramfs.sh gives the guest the same list (the
 # reliability tests and the soak scan dmesg with grep -E).
 SPLAT = re.compile("|".join(SPLATS))
+# A bug in a guest script, as busybox sh reports it (a write that fails,
+# "can't create", is some tests' purpose: not this).
+SHELL_ERR = re.compile(r"\.sh: line \d+: (.*: not found|syntax error.*)$")
+
+
+def shell_row(lines, name):
+    """The host's row: no guest script hit a shell error."""
+    bad = [l.strip() for l in lines if SHELL_ERR.search(l)]
+    return (name, "FAIL" if bad else "PASS",
+            "%d: %s" % (len(bad), bad[0][:100]) if bad else "")
 
 
 def report(rows, diags=None):
@@ -160,6 +174,53 @@ def leaves(case, path, diags=None):
         yield "/".join(name), "FAIL", case.directive or "test failed as a whole"
 
 
+def kunit_tool_row(a, variant, tests, top):
+    """The kernel's own KTAP parser (tools/testing/kunit/kunit.py parse)
+    over the test document: no parse error, and the same counts as ours (a
+    TODO is a failure to it, as it knows only the SKIP directive)."""
+    name = "%s/host/kunit.py parse agrees with these results" % variant
+    tool = os.path.join(a.build, "linux/tools/testing/kunit/kunit.py")
+    if not os.path.exists(tool):
+        return (name, "SKIP", "no %s (make tree)" % tool)
+    # Absolute: kunit.py changes to the kernel tree's directory.
+    doc = os.path.abspath(os.path.join(a.out, "%s.ktap" % variant))
+    with open(doc, "w") as f:
+        f.write("\n".join(tests) + "\n")
+    r = subprocess.run([sys.executable, os.path.abspath(tool), "parse", doc],
+                       capture_output=True, text=True, errors="replace")
+    out = r.stdout + r.stderr
+    m = None
+    for m in re.finditer(r"Ran (\d+) tests: (.*)", out):
+        pass
+    if r.returncode not in (0, 1) or not m:
+        return (name, "FAIL", "kunit.py parse exit %d: %s" % (
+            r.returncode, (out.strip().splitlines() or [""])[-1]))
+    got = dict((k, int(v)) for k, v in
+               re.findall(r"(passed|failed|crashed|skipped|errors): (\d+)",
+                          m.group(2)))
+    ours = {"passed": 0, "failed": 0, "skipped": 0}
+
+    def count(c):
+        if c.children:
+            for x in c.children:
+                count(x)
+        elif c.skipped:
+            ours["skipped"] += 1
+        elif c.ok:
+            ours["passed"] += 1
+        else:
+            ours["failed"] += 1
+    for c in top:
+        count(c)
+    theirs = {"passed": got.get("passed", 0), "skipped": got.get("skipped", 0),
+              "failed": got.get("failed", 0) + got.get("crashed", 0)}
+    note = "kunit.py: %s" % m.group(2).strip()
+    if got.get("errors") or theirs != ours:
+        return (name, "FAIL", "%s; ours: %s" % (note, ", ".join(
+            "%s: %d" % kv for kv in sorted(ours.items()))))
+    return (name, "PASS", note)
+
+
 def section(lines, begin, end):
     out, inside, closed = [], False, False
     for line in lines:
@@ -250,59 +311,41 @@ PROGRESS = re.compile(r"^(# running \S+|# \S+: exit \d+ after [0-9.]+ s"
                       r"|(not )?ok \d+ - .*|\s+not ok \d+ - .*)$")
 
 
-def follow(proc, log, variant, t0, pattern=PROGRESS, label="check"):
-    """Wait for proc, printing the lines of the console log it writes that
-    match pattern, as they arrive; return its exit status."""
-    pos, buf = 0, ""
-    while True:
-        done = proc.poll() is not None
-        try:
-            with open(log, errors="replace") as f:
-                f.seek(pos)
-                buf += f.read()
-                pos = f.tell()
-        except OSError:
-            pass
-        *whole, buf = buf.split("\n")
-        for line in whole:
-            line = line.rstrip("\r")
-            if pattern.match(line):
-                print("%s: %s %5.0f s  %s" % (label, variant,
-                                               time.monotonic() - t0,
-                                               line.strip()), flush=True)
-        if done:
-            return proc.returncode
-        time.sleep(1)
+def follow(b, t0, pattern=PROGRESS, label="check", verbose=False):
+    """Boot the Board b, printing its console lines that match pattern (every
+    line when verbose) as they arrive; return its exit status."""
+    for line in b.lines():
+        if verbose:
+            print(line, flush=True)
+        elif pattern.match(line) or line.startswith("qemu.py:"):
+            print("%s: %s %5.0f s  %s" % (label, b.variant,
+                                           time.monotonic() - t0,
+                                           line.strip()), flush=True)
+    return b.status
 
 
 def run_variant(a, variant):
     out = a.out
     log = os.path.join(out, "%s.console.log" % variant)
     leds = os.path.join(out, "%s.leds.json" % variant)
-    kernel = os.path.join(a.build, "obj-%s" % variant, "arch/arm/boot/zImage")
-    initrd = os.path.join(a.build, "initramfs-%s.cpio.gz" % variant)
-    append = "console=ttyAMA0 mode=check loglevel=3 %s" % a.append
-    cmd = [sys.executable, os.path.join(TOP, "boot/qemu.py"),
-           "--kernel", kernel, "--dtb", a.dtb, "--initrd", initrd,
-           "--smp", str(a.smp), "--mem", str(a.mem),
-           "--timeout", str(a.timeout), "--log", log,
-           "--led-report", leds, "--append", append.strip()]
-    if not a.verbose:
-        cmd.append("--quiet")
+    b = Board(a.build, variant, a.dtb, log, a.timeout, smp=a.smp,
+              mem=a.mem, leds=leds,
+              append="mode=check loglevel=3 %s" % a.append)
     print("check: booting the %s kernel (console: %s)" % (variant, log),
           flush=True)
     t0 = time.monotonic()
-    # Not last boot's lines: follow() reads the log as qemu.py writes it.
-    if os.path.exists(log):
-        os.remove(log)
-    status = follow(subprocess.Popen(cmd), log, variant, t0)
+    status = follow(b, t0, verbose=a.verbose)
     took = time.monotonic() - t0
+    a.took[variant] = took
     print("check: %s boot finished in %.0f s (status %d)" % (variant, took,
                                                               status),
           flush=True)
 
     with open(log, errors="replace") as f:
         lines = f.read().splitlines()
+    with open(os.path.join(out, "%s.images.json" % variant), "w") as f:
+        json.dump(board.images(a.build, variant, a.dtb, a.append), f,
+                  indent=1)
 
     rows, d = [], {}
     tests, closed = section(lines, "### TESTS BEGIN", "### TESTS END")
@@ -312,10 +355,10 @@ def run_variant(a, variant):
                     for n, s, note in leaves(case, [], d))
     a.diags.update((variant + "/" + n, v) for n, v in d.items())
 
-    why = {0: "", 3: "the guest panicked", 124: "the guest hung: killed by the time-out"}
+    rows.append(kunit_tool_row(a, variant, tests, top))
     rows.append(("%s/host/guest ran every test and powered off" % variant,
                  "PASS" if status == 0 and closed and plan == len(top) else "FAIL",
-                 why.get(status, "qemu exit status %d" % status) if status else
+                 board.why(status) if status else
                  ("" if closed and plan == len(top) else
                   "%d of %s test results" % (len(top), plan))))
 
@@ -330,6 +373,8 @@ def run_variant(a, variant):
                  % variant, "FAIL" if splats else "PASS",
                  splats[0].strip()[:120] if splats else ""))
 
+    rows.append(shell_row(lines, "%s/host/the guest's scripts hit no shell "
+                          "error (not found, syntax)" % variant))
     rows.append(hooksite_row(a.build, variant))
     rows.extend(led_rows(leds, variant, "tests=" in a.append))
     return rows, lines
@@ -348,21 +393,15 @@ def demo_rows(a, variant):
     for f in (log, leds, png):
         if os.path.exists(f):
             os.remove(f)
-    cmd = [sys.executable, os.path.join(TOP, "boot/qemu.py"),
-           "--kernel", os.path.join(a.build, "obj-%s" % variant,
-                                    "arch/arm/boot/zImage"),
-           "--dtb", a.dtb, "--initrd",
-           os.path.join(a.build, "initramfs-%s.cpio.gz" % variant),
-           "--smp", str(a.smp), "--mem", str(a.mem), "--timeout", "300",
-           "--log", log, "--led-report", leds, "--quiet",
-           "--append", "console=ttyAMA0 mode=demo"]
+    b = Board(a.build, variant, a.dtb, log, 300, smp=a.smp, mem=a.mem,
+              leds=leds, append="mode=demo")
     print("check: booting the demo (%s kernel, console: %s)" % (variant, log),
           flush=True)
-    status = subprocess.call(cmd)
+    status = b.run()
     name = "%s/demo/%%s" % variant
     if status:
         return [(name % "the demo ran and powered off", "FAIL",
-                 "qemu.py exit status %d" % status)]
+                 b.why())]
     with open(log, errors="replace") as f:
         lines = f.read().splitlines()
     try:
@@ -397,7 +436,9 @@ def main():
                    default=bool(os.environ.get("V")))
     a = p.parse_args()
     a.diags = {}
+    a.took = {}
     os.makedirs(a.out, exist_ok=True)
+    t0 = time.monotonic()
 
     rows = tree_rows(a.build)
     with open(os.path.join(a.out, "console.log"), "w") as allf:
@@ -412,7 +453,24 @@ def main():
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump([{"name": n, "status": s, "note": t} for n, s, t in rows],
                   f, indent=1)
-    return 1 if report(rows, a.diags) else 0
+    failed = report(rows, a.diags)
+    if "tests=" not in a.append and a.demo and len(a.variant) > 1:
+        # A whole run (every test, the variants and the demo: the
+        # README's make check): its figures go to the results page.
+        n = dict((s, sum(1 for _, x, _ in rows if x == s))
+                 for s in ("PASS", "FAIL", "SKIP"))
+        results.update("make check", [
+            "**make check** (%s): %d passed, %d failed, %d skipped; "
+            "test boots %s%s; %.1f minutes for the boots, builds not "
+            "counted.%s" % (
+                results.host(), n["PASS"], n["FAIL"], n["SKIP"],
+                ", ".join("%s %.1f min" % (v, t / 60)
+                          for v, t in a.took.items()),
+                ", and the demo" if a.demo else "",
+                (time.monotonic() - t0) / 60,
+                " Kernel command line: `%s`." % a.append if a.append
+                else "")])
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -17,11 +17,12 @@ build=${1:-build}
 # u-boot-tools, fdisk, e2fsprogs: the FIT image and its SD card (ci/fit.sh);
 # dpkg-dev: unpacking U-Boot's Debian source (ci/uboot.sh).
 # sparse, codespell: make series-check's sparse and checkpatch --codespell.
+# lava-common: LAVA's job schema, for make lava-job and its host test.
 pkgs="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross linux-source-6.1 qemu-system-arm
 device-tree-compiler u-boot-tools fdisk e2fsprogs dpkg-dev bc bison flex
 libssl-dev cpio ccache sparse codespell
 make gcc libc6-dev python3 git xz-utils kmod gnuplot-nox
-python3-ply python3-git"
+python3-ply python3-git lava-common"
 
 missing=""
 for p in $pkgs; do

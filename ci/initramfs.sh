@@ -38,7 +38,7 @@ cp -r "$src/tools/testing/selftests/cpufreq" "$stage/kselftest/cpufreq"
 for f in init demo.sh run-tests.sh bench.sh soak.sh; do
 	[ -f "$top/initramfs/$f" ] && install -m 755 "$top/initramfs/$f" "$stage/$f"
 done
-cp "$top"/initramfs/lib/*.sh "$stage/lib/"
+cp "$top"/initramfs/lib/*.sh "$top"/initramfs/lib/tunables.tab "$stage/lib/"
 # What makes a kernel log unclean, from the host's list, for the guest's
 # own scans (lib/health.sh).
 python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import check; print("|".join(check.SPLATS))' \
@@ -106,5 +106,15 @@ if [ -n "$extra" ]; then
 	[ $found = 1 ] || { echo "initramfs: EXTRA_TESTS=$extra has no executable file" >&2; exit 1; }
 fi
 
-(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 > "$out.tmp"
-mv "$out.tmp" "$out"
+# Reproducible: the same files make the same bytes (one time for every
+# file, no inode or device numbers, no name or time in the gzip header),
+# so a rebuild of an unchanged tree keeps the image's sha256, by which
+# ci/lava.py matches a LAVA run to make check's results.
+find "$stage" -exec touch -h -d @0 {} +
+(cd "$stage" && find . | LC_ALL=C sort |
+	cpio -o -H newc -R 0:0 --reproducible --quiet) | gzip -n -1 > "$out.tmp"
+if cmp -s "$out.tmp" "$out"; then
+	rm "$out.tmp"
+else
+	mv "$out.tmp" "$out"
+fi

@@ -147,17 +147,14 @@ kdoc() {
 	located "$kd_out.raw" > "$kd_out"
 }
 
-pass=0
-fail=0
-i=0
-case_result() { # OK? NAME [NOTE]
-	i=$((i + 1))
+# The KTAP helpers of the guest's tests (initramfs/lib/ktap.sh).
+. "$top/initramfs/lib/ktap.sh"
+case_result() { # OK? NAME [NOTE]: the note, a diagnostic, before a failure
 	if [ "$1" = 0 ]; then
-		pass=$((pass + 1))
-		echo "ok $i - $2"
+		ktap_ok "$2"
 	else
-		fail=$((fail + 1))
-		echo "not ok $i - $2${3:+ # $3}"
+		[ -z "${3:-}" ] || ktap_diag "$3"
+		ktap_fail "$2"
 	fi
 }
 
@@ -185,8 +182,7 @@ if ! kbuild "$log/base.build"; then
 	exit 1
 fi
 
-echo "KTAP version 1"
-echo "1..$((n * 6))"
+ktap_plan $((n * 6))
 k=0
 for p in $patches; do
 	k=$((k + 1))
@@ -272,5 +268,5 @@ for p in $patches; do
 	no_new "$name: no new kernel-doc warning" \
 		"$log/$name.kdoc-before" "$log/$name.kdoc-after"
 done
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+echo "$((KTAP_N - KTAP_FAILED)) passed, $KTAP_FAILED failed"
+[ "$KTAP_FAILED" = 0 ] && [ "$KTAP_N" = "$KTAP_PLANNED" ]

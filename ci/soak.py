@@ -15,15 +15,14 @@ anything failed.  The console is kept in OUT/VARIANT.console.log.
 import argparse
 import os
 import re
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import check  # noqa: E402  (same folder: KTAP parser, SPLAT patterns, report)
-
-TOP = os.path.dirname(HERE)
+from board import Board  # noqa: E402  (boot/board.py, on check's path)
+import results  # noqa: E402  (ci/results.py: the results page)
 
 
 def main():
@@ -49,32 +48,22 @@ def main():
 
     v = a.variant
     log = os.path.join(a.out, "%s.console.log" % v)
-    kernel = os.path.join(a.build, "obj-%s" % v, "arch/arm/boot/zImage")
-    initrd = os.path.join(a.build, "initramfs-%s.cpio.gz" % v)
-    for f in (kernel, initrd, a.dtb):
-        if not os.path.exists(f):
-            sys.exit("soak: %s is missing (make VARIANT=%s all)" % (f, v))
     # Boot, the soak, the checks after it: allow a slow (debug) kernel
     # plenty of time beyond the soak itself.
-    timeout = a.duration * 2 + 900
-    append = ("console=ttyAMA0 mode=soak loglevel=3 soak_duration=%d "
-              "soak_seed=%d soak_autoload=%d" % (a.duration, a.seed,
-                                                 a.autoload))
-    cmd = [sys.executable, os.path.join(TOP, "boot/qemu.py"),
-           "--kernel", kernel, "--dtb", a.dtb, "--initrd", initrd,
-           "--smp", str(a.smp), "--mem", str(a.mem),
-           "--timeout", str(timeout), "--log", log, "--append", append]
-    if not a.verbose:
-        cmd.append("--quiet")
+    b = Board(a.build, v, a.dtb, log, a.duration * 2 + 900, smp=a.smp,
+              mem=a.mem,
+              append="mode=soak loglevel=3 soak_duration=%d soak_seed=%d "
+              "soak_autoload=%d" % (a.duration, a.seed, a.autoload))
+    if b.missing():
+        sys.exit("soak: %s is missing (make VARIANT=%s all)"
+                 % (b.missing()[0], v))
     print("soak: %d s on the %s kernel (console: %s)" % (a.duration, v, log),
           flush=True)
     t0 = time.monotonic()
     # Print the soak's progress lines as the guest writes them.
-    if os.path.exists(log):
-        os.remove(log)
-    status = check.follow(subprocess.Popen(cmd), log, v, t0,
+    status = check.follow(b, t0,
                           re.compile(r"^(# soak t=.*|(not )?ok \d+ - .*)$"),
-                          "soak")
+                          "soak", a.verbose)
     print("soak: boot finished in %.0f s (status %d)"
           % (time.monotonic() - t0, status), flush=True)
 
@@ -85,12 +74,10 @@ def main():
     rows = [("%s/soak/%s" % (v, c.name),
              "SKIP" if c.skipped else ("PASS" if c.ok else "FAIL"),
              c.directive) for c in top]
-    why = {0: "", 3: "the guest panicked",
-           124: "the guest hung: killed by the time-out"}
     rows.append(("%s/host/soak finished and the guest powered off" % v,
                  "PASS" if status == 0 and closed and plan == len(top)
                  else "FAIL",
-                 why.get(status, "qemu exit status %d" % status) if status
+                 b.why() if status
                  else ("" if closed and plan == len(top) else
                        "%d of %s results" % (len(top), plan))))
     splats = [l for l in lines if check.SPLAT.search(l)]
@@ -98,11 +85,23 @@ def main():
                  % v, "FAIL" if splats else "PASS",
                  splats[0].strip()[:120] if splats else ""))
 
+    rows.append(check.shell_row(lines, "%s/host/the soak's scripts hit no "
+                                "shell error (not found, syntax)" % v))
     print()
-    for line in ktap:
-        if line.strip().startswith("#"):
-            print(line.strip())
-    return 1 if check.report(rows) else 0
+    counts = [line.strip()[2:] for line in ktap
+              if line.strip().startswith("# ")]
+    for line in counts:
+        print("# " + line)
+    failed = check.report(rows)
+    n = dict((s, sum(1 for _, x, _ in rows if x == s))
+             for s in ("PASS", "FAIL", "SKIP"))
+    results.update("make soak", [
+        "**make soak** (%s): %d s on the %s kernel, seed %d, autoload %d: "
+        "%d passed, %d failed, %d skipped." % (
+            results.host(), a.duration, v, a.seed, a.autoload, n["PASS"],
+            n["FAIL"], n["SKIP"]), ""] +
+        ["    " + c for c in counts if not c.startswith("soak t=")])
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -29,22 +29,13 @@ port=${BENCH_PORT:-/dev/console}
 only=$(echo "${BENCH_PARTS:-}" | tr ',' ' ')
 timeout=${BENCH_TIMEOUT:-3600}
 log=${BENCH_LOG:-/dev/console}
-for arg in $(cat /proc/cmdline); do
-	case "$arg" in
-	bench_port=*) port=/dev/${arg#bench_port=} ;;
-	bench_parts=*) only=$(echo "${arg#bench_parts=}" | tr ',' ' ') ;;
-	bench_reps=*) BENCH_REPS=${arg#bench_reps=}; export BENCH_REPS ;;
-	bench_govs=*)
-		BENCH_GOVS=$(echo "${arg#bench_govs=}" | tr ',' ' ')
-		export BENCH_GOVS
-		;;
-	bench_workloads=*)
-		BENCH_WORKLOADS=$(echo "${arg#bench_workloads=}" | tr ',' ' ')
-		export BENCH_WORKLOADS
-		;;
-	bench_timeout=*) timeout=${arg#bench_timeout=} ;;
-	esac
-done
+v=$(cmdline bench_port) && [ -z "$v" ] || port=/dev/$v
+only=$(cmdline bench_parts "$only" | tr ',' ' ')
+BENCH_REPS=$(cmdline bench_reps "$BENCH_REPS")
+BENCH_GOVS=$(cmdline bench_govs "$BENCH_GOVS" | tr ',' ' ')
+BENCH_WORKLOADS=$(cmdline bench_workloads "$BENCH_WORKLOADS" | tr ',' ' ')
+export BENCH_REPS BENCH_GOVS BENCH_WORKLOADS
+timeout=$(cmdline bench_timeout "$timeout")
 case "$port" in
 /dev/console) ;;
 /dev/tty*)

@@ -13,14 +13,13 @@
 # the tests whose names (without a leading number and ".sh") or file
 # names match one of the shell patterns a, b; "kunit" names the KUnit
 # subtest.
+. /lib/ktap.sh
 . /lib/board.sh
 
 TIMEOUT=${TEST_TIMEOUT:-900}
 
 only=
-for arg in $(cat /proc/cmdline); do
-	case "$arg" in tests=*) only=$(echo "${arg#tests=}" | tr ',' ' ') ;; esac
-done
+only=$(cmdline tests | tr ',' ' ')
 # selected NAME...: true without a filter or when a pattern matches NAME.
 selected() {
 	[ -z "$only" ] && return 0
@@ -40,12 +39,7 @@ for t in /tests/* /extra-tests/*; do
 	selected "$f" "$s" "${s#[0-9]*-}" && tests="$tests $t"
 done
 # The KUnit suites built into the kernel ran at boot and printed KTAP to
-# the kernel log; take it back out of dmesg (without the timestamps).
-kunit_ktap() {
-	dmesg | sed 's/^\[[ 0-9.]*\] //' | awk '
-		/^KTAP version 1$/ { on = 1 }
-		on && /^ *(KTAP version|# Subtest:|[0-9]+\.\.[0-9]+|ok |not ok |# )/ { print }'
-}
+# the kernel log; take it back out of dmesg (lib/ktap.sh).
 kunit_ktap > /tmp/kunit.ktap
 suites=""
 grep -q '^1\.\.' /tmp/kunit.ktap && selected kunit && suites=kunit

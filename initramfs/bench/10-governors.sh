@@ -60,7 +60,7 @@ WORK_US=5000
 # Callbacks of the governors: interactive's timer, up (kthread) and down
 # (workqueue) work; ondemand/conservative's dbs_work_handler (queued by
 # their irq_work); schedutil's sugov_work (kthread, queued by its irq_work).
-GOV_FN='^(interactive_timer|interactive_slack_timer|interactive_up_work|interactive_down_work|dbs_work_handler|sugov_work)$'
+GOV_FN='^(interactive_timer|interactive_slack_timer|interactive_up_work|interactive_down_work|interactive_hint_work|dbs_work_handler|sugov_work)$'
 
 case "$REPS" in ''|*[!0-9]*|0) echo "bad BENCH_REPS '$REPS'" >&2; exit 1 ;; esac
 [ -w $TRACING/trace_marker ] || { echo "no ftrace" >&2; exit 1; }
@@ -180,10 +180,14 @@ cell() {
 			}
 			# A burst, a frame, or the end of idle starts when wl
 			# woke for it.
+			# (wl idle marks no CPU: its latest wakeup on any.)
 			if ((m[1] == "tap_start" || m[1] == "frame_start" ||
 			     m[1] == "idle_end") && (mc in woke))
 				t = woke[mc]
+			else if (m[1] == "idle_end" && mc == -1 && lastwoke)
+				t = lastwoke
 			for (c in woke) delete woke[c]
+			lastwoke = 0
 			marks = marks (marks ? "," : "") "[" t ",\"" m[1] "\"," mc "," ms "]"
 		} else if (ev == "cpu_frequency") {
 			split(rest, a, /[ =]/)	# state N cpu_id C
@@ -206,8 +210,10 @@ cell() {
 			evals = evals (evals ? "," : "") ev_
 		} else if (ev == "sched_wakeup") {
 			# comm=wl pid=P prio=N target_cpu=C
-			if (match(rest, /target_cpu=[0-9]+/))
+			if (match(rest, /target_cpu=[0-9]+/)) {
 				woke[substr(rest, RSTART + 11, RLENGTH - 11) + 0] = t
+				lastwoke = t
+			}
 		} else if (ev == "clk_set_rate") {
 			split(rest, a, " ")
 			req = req (req ? "," : "") "[" t "," int(a[2] / 1000) ",\"" a[1] "\"]"

@@ -41,6 +41,15 @@ ktap_skip() {
 	echo "ok $KTAP_N - $name # SKIP $*"
 }
 
+# ktap_skip_rest REASON: report every case not yet reported as skipped
+# for REASON, and finish.
+ktap_skip_rest() {
+	while [ "$KTAP_N" -lt "$KTAP_PLANNED" ]; do
+		ktap_skip "case $((KTAP_N + 1))" "$1"
+	done
+	ktap_done
+}
+
 # ktap_check NAME CMD...: run CMD, pass if it exits 0.
 ktap_check() {
 	name=$1
@@ -91,4 +100,14 @@ ktap_fails() {
 	name=$1
 	shift
 	if "$@"; then ktap_fail "$name"; else ktap_ok "$name"; fi
+}
+
+# kunit_ktap [LINE]: the KTAP that KUnit printed to the kernel log after
+# its line LINE (default: all of it), timestamps off, from the first
+# "KTAP version 1" on.  The one reader of KUnit's output in the guest
+# (run-tests.sh: the built-in suites; 22-interactive-kunit-module).
+kunit_ktap() {
+	dmesg | tail -n +$((${1:-0} + 1)) | sed 's/^\[[ 0-9.]*\] //' | awk '
+		/^ *KTAP version 1$/ { on = 1 }
+		on && /^ *(KTAP version|# Subtest:|[0-9]+\.\.[0-9]+|ok |not ok |# )/ { print }'
 }

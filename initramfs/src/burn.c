@@ -39,6 +39,7 @@
 #include <unistd.h>
 #include <sys/random.h>
 
+#define TOOL "burn"
 #include "tool.h"
 
 static int marker_fd = -1;
@@ -157,10 +158,8 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (cpu >= 0 && pin_cpu(cpu)) {
-		perror("burn: sched_setaffinity");
-		return 1;
-	}
+	if (cpu >= 0 && pin_cpu(cpu))
+		die("sched_setaffinity");
 	marker_fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
 	if (prime_ms)
 		spin_until(now_ns() + prime_ms * 1000000LL);
@@ -168,7 +167,12 @@ int main(int argc, char **argv)
 	if (jitter_us) {
 		unsigned int r = 0;
 
-		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+		/*
+		 * A phase, not a secret: never wait for the crng, which
+		 * on this board (no entropy source) is not ready until
+		 * about 30 s after boot.
+		 */
+		if (getrandom(&r, sizeof(r), GRND_INSECURE) != sizeof(r))
 			r = (unsigned int)now_ns();
 		wait_ns += (long long)(r % (jitter_us + 1)) * 1000;
 	}

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TOOL "iow"
 #include "tool.h"
 
 #define BLOCK 4096
@@ -49,23 +50,17 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		goto usage;
 
-	if (cpu >= 0 && pin_cpu(cpu)) {
-		perror("iow: sched_setaffinity");
-		return 1;
-	}
+	if (cpu >= 0 && pin_cpu(cpu))
+		die("sched_setaffinity");
 	fd = open(argv[optind], O_RDONLY | O_DIRECT);
-	if (fd < 0 || posix_memalign(&buf, BLOCK, BLOCK)) {
-		perror("iow: open");
-		return 1;
-	}
+	if (fd < 0 || posix_memalign(&buf, BLOCK, BLOCK))
+		die("open");
 	end = now_ns() + ms * 1000000LL;
 	while (now_ns() < end) {
 		ssize_t n = pread(fd, buf, BLOCK, off);
 
-		if (n < 0) {
-			perror("iow: pread");
-			return 1;
-		}
+		if (n < 0)
+			die("pread");
 		off = n < BLOCK ? 0 : off + BLOCK;
 		reads++;
 	}

@@ -19,42 +19,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TOOL "pingpong"
+#include "tool.h"
+
 static int ping[2], pong[2];
 static long rounds = 2000;
 
-static void die(const char *what)
-{
-	fprintf(stderr, "pingpong: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
+/* Pin the calling thread to cpu. */
 static void pin(int cpu)
 {
-	cpu_set_t set;
-	int err;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	if (err) {
-		errno = err;
+	if (pin_cpu(cpu))
 		die("pinning to a CPU");
-	}
-}
-
-static int parse(const char *s, long min, long max, const char *what)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "pingpong: bad %s '%s' (%ld..%ld)\n", what, s,
-			min, max);
-		exit(1);
-	}
-	return v;
 }
 
 static void *echo_thread(void *arg)
@@ -84,13 +59,13 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "a:b:n:")) != -1) {
 		switch (opt) {
 		case 'a':
-			a = parse(optarg, 0, CPU_SETSIZE - 1, "CPU");
+			a = parse_range(optarg, 0, CPU_SETSIZE - 1, "CPU");
 			break;
 		case 'b':
-			b = parse(optarg, 0, CPU_SETSIZE - 1, "CPU");
+			b = parse_range(optarg, 0, CPU_SETSIZE - 1, "CPU");
 			break;
 		case 'n':
-			rounds = parse(optarg, 1, 100000000, "round trip count");
+			rounds = parse_range(optarg, 1, 100000000, "round trip count");
 			break;
 		default:
 			fprintf(stderr, "usage: pingpong [-a CPU] [-b CPU] [-n N]\n");

@@ -49,15 +49,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TOOL "wl"
+#include "tool.h"
+
 #define MARKER "/sys/kernel/tracing/trace_marker"
 
 static int marker_fd = -1;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "wl: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static void usage(void)
 {
@@ -66,28 +63,6 @@ static void usage(void)
 		"       wl frame [-t MS] [-p PERIOD_US] [-W WORK_US] [-c CPU] [-s]\n"
 		"       wl idle [-t MS] [-l LEAD_MS]\n");
 	exit(1);
-}
-
-static long parse(const char *s, long min, long max, const char *what)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "wl: bad %s '%s' (%ld..%ld)\n", what, s, min, max);
-		exit(1);
-	}
-	return v;
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static void sleep_until(long long ns)
@@ -119,16 +94,6 @@ static void mark(const char *what, long seq)
 			     sched_getcpu(), seq);
 	if (write(marker_fd, buf, n) != n && errno != EBADF)
 		die("writing " MARKER);
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
 }
 
 /* Spin for US microseconds of CLOCK_MONOTONIC. */
@@ -211,7 +176,8 @@ static int do_tap(long count, long idle_ms, long burst_ms, long first)
 		int cpu = cpus[(start + k) % ncpus];
 		size_t len = strlen(list);
 
-		pin(cpu);
+		if (pin_cpu(cpu))
+			die("sched_setaffinity");
 		if (k < ncpus)
 			snprintf(list + len, sizeof(list) - len, "%s%d",
 				 k ? "," : "", cpu);
@@ -284,14 +250,14 @@ int main(int argc, char **argv)
 	optind = 2;
 	while ((opt = getopt(argc, argv, "n:i:b:c:t:p:W:l:s")) != -1) {
 		switch (opt) {
-		case 'n': count = parse(optarg, 1, 100000, "count"); break;
-		case 'i': idle_ms = parse(optarg, 0, 3600000, "idle ms"); break;
-		case 'b': burst_ms = parse(optarg, 1, 3600000, "burst ms"); break;
-		case 'c': cpu = parse(optarg, 0, CPU_SETSIZE - 1, "CPU"); break;
-		case 't': ms = parse(optarg, 1, 3600000, "duration ms"); break;
-		case 'p': period_us = parse(optarg, 100, 10000000, "period us"); break;
-		case 'W': work_us = parse(optarg, 10, 10000000, "work us"); break;
-		case 'l': lead_ms = parse(optarg, 0, 3600000, "lead-in ms"); break;
+		case 'n': count = parse_range(optarg, 1, 100000, "count"); break;
+		case 'i': idle_ms = parse_range(optarg, 0, 3600000, "idle ms"); break;
+		case 'b': burst_ms = parse_range(optarg, 1, 3600000, "burst ms"); break;
+		case 'c': cpu = parse_range(optarg, 0, CPU_SETSIZE - 1, "CPU"); break;
+		case 't': ms = parse_range(optarg, 1, 3600000, "duration ms"); break;
+		case 'p': period_us = parse_range(optarg, 100, 10000000, "period us"); break;
+		case 'W': work_us = parse_range(optarg, 10, 10000000, "work us"); break;
+		case 'l': lead_ms = parse_range(optarg, 0, 3600000, "lead-in ms"); break;
 		case 's': scaled = 1; break;
 		default: usage();
 		}
@@ -307,7 +273,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "tap"))
 		return do_tap(count, idle_ms, burst_ms, cpu);
 	if (cpu >= 0)
-		pin(cpu);
+		if (pin_cpu(cpu))
+			die("sched_setaffinity");
 	if (!strcmp(cmd, "frame"))
 		return do_frame(ms < 0 ? 5000 : ms, period_us, work_us, scaled);
 	return do_idle(ms < 0 ? 10000 : ms, lead_ms);

@@ -20,10 +20,9 @@ if ! modprobe cpufreq_interactive_test; then
 	ktap_fail "modprobe cpufreq_interactive_test"
 	ktap_done
 fi
-# The suite's KTAP: the lines after the mark, timestamps off, without the
+# The suite's KTAP: the lines after the mark (lib/ktap.sh), without the
 # top-level header (this script prints its own).
-dmesg | tail -n +$((mark + 1)) | sed 's/^\[[ 0-9.]*\] //' |
-	grep -E '^ *(KTAP version|# Subtest:|[0-9]+\.\.[0-9]+|ok |not ok |# )' |
+kunit_ktap "$mark" |
 	grep -Ev '^(KTAP version|[0-9]+\.\.[0-9]+$)' > /tmp/kunit-mod.ktap
 rmmod cpufreq_interactive_test
 rmmod cpufreq_interactive 2>/dev/null

@@ -55,7 +55,6 @@
 TRIALS=20
 CONTROL_TRIALS=5
 IA=$CPUFREQ/interactive
-TICK_US=$((1000000 / $(zcat /proc/config.gz | sed -n "s/^CONFIG_HZ=//p")))
 FMIN=$(cat $POLICY/cpuinfo_min_freq)
 FMAX=$(cat $POLICY/cpuinfo_max_freq)
 BEHAVIOURS="ramp busy97 light20 maxup drop"
@@ -387,11 +386,15 @@ judge() {
 		_from=start
 		[ "$_b" = maxup ] && _from=raise
 		[ "$_b" = drop ] && _from=end
-		ktap_diag "trace of $_w, from its ${_from} marker:"
-		awk -v m="$_w" -v from="$_from" '$3 == m "_" from { on = 1 }
+		# With the 30 ms before it (burn's wakeup, what ran then).
+		ktap_diag "trace of $_w, from 30 ms before its ${_from} marker:"
+		awk -v m="$_w" -v from="$_from" '$3 == m "_" from {
+				for (i = n - 400; i < n; i++)
+					if (i >= 0 && bt[i % 400] >= $1 - 0.03) print bl[i % 400]
+				on = 1 }
+			!on { bt[n % 400] = $1; bl[n % 400] = $0; n++ }
 			on && /_start/ && $3 != m "_start" { exit }
-			on' /tmp/$_g-$_b.trace | grep -v 'comm=burn' | head -60 |
-			sed 's/^/#   /'
+			on' /tmp/$_g-$_b.trace | head -70 | sed 's/^/#   /'
 	fi
 	ktap_bound "$_g: $_b holds in each of $_n trials" \
 		[ "$1" -ge "$_n" -a "$2" = 0 ]

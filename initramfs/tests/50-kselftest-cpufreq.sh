@@ -14,8 +14,9 @@
 # online and the governor it is expected to leave.
 #
 # Cases: basic, sptest1..4, modtest -g cpufreq_interactive.ko (module
-# variant only), suspend and hibernate (skipped when the kernel has no
-# /sys/power/state entry for them).  modtest is two cases: its insmod/rmmod
+# variant only), suspend (suspend-to-idle on this board, woken by the RTC
+# alarm) and hibernate (skipped when the kernel has no /sys/power/state
+# entry for it: no CONFIG_HIBERNATION, the board has no swap to write to).  modtest is two cases: its insmod/rmmod
 # part, and its governor part (select it, rmmod refused while in use),
 # which needs module.sh's find_gov_name() to know cpufreq_interactive.ko
 # and is skipped, saying so, while the tree's does not.  sptest3 runs
@@ -37,9 +38,7 @@ KS=/kselftest/cpufreq
 WORK=/tmp/kselftest-cpufreq
 CASE_TIMEOUT=600	# basic, sptest1, sptest2, modtest must finish within it
 BUDGET=60
-for arg in $(cat /proc/cmdline); do
-	case "$arg" in ks_budget=*) BUDGET=${arg#ks_budget=} ;; esac
-done
+BUDGET=$(cmdline ks_budget $BUDGET)
 [ "$BUDGET" -gt 0 ] 2>/dev/null || BUDGET=100000
 KS_WHY=
 ERRORS='command not found|syntax error|unary operator|integer expression|too many arguments'
@@ -69,16 +68,17 @@ mkdir -p $WORK.bin
 printf '#!/bin/sh\nexec "$@"\n' > $WORK.bin/sudo
 chmod 755 $WORK.bin/sudo
 old_gov=$(cat $POLICY/scaling_governor)
-cpu_min=$(cat $POLICY/cpuinfo_min_freq)
-cpu_max=$(cat $POLICY/cpuinfo_max_freq)
 
-# prepare: the state every run starts from: all CPUs online, full range,
-# interactive selected (and so, on the module variant, loaded).
+# prepare: the state every run starts from: all CPUs online, every policy
+# (two on BOARD=2cluster) at its full range with interactive selected
+# (and so, on the module variant, loaded).
 prepare() {
 	for c in $(online_cpus_except0); do set_online $c 1; done
-	wr $POLICY/scaling_max_freq $cpu_max
-	wr $POLICY/scaling_min_freq $cpu_min
-	set_governor interactive
+	for p in $CPUFREQ/policy*; do
+		wr $p/scaling_max_freq "$(cat $p/cpuinfo_max_freq)"
+		wr $p/scaling_min_freq "$(cat $p/cpuinfo_min_freq)"
+		wr $p/scaling_governor interactive
+	done
 }
 
 # run_ks TAG SECONDS ARGS...: run main.sh ARGS in $WORK, in a session of
@@ -265,12 +265,22 @@ else
 	fi
 fi
 
-# suspend, hibernate: only where the kernel offers them.
+# suspend, hibernate: only where the kernel offers them.  main.sh writes
+# the state and waits for a wakeup: for suspend the RTC's alarm is armed
+# 3 s ahead (main.sh starts in milliseconds), and the kernel must count
+# one more successful suspend.
 for s in suspend:mem hibernate:disk; do
 	if grep -qw "${s#*:}" /sys/power/state 2>/dev/null; then
 		prepare
+		ok0=$(cat /sys/power/suspend_stats/success 2>/dev/null)
+		[ ${s%:*} = suspend ] && wr $RTC/wakealarm 0 && wr $RTC/wakealarm +3
 		run_ks ${s%:*} $CASE_TIMEOUT -t ${s%:*}
-		judge "${s%:*}" ${s%:*} interactive "1:Came out of ${s%:*}"
+		wr $RTC/wakealarm 0
+		[ ${s%:*} = suspend ] &&
+			[ "$(cat /sys/power/suspend_stats/success)" != $((ok0 + 1)) ] &&
+			KS_WHY="suspend_stats/success $ok0 -> $(cat /sys/power/suspend_stats/success), want one more"
+		judge "${s%:*}" ${s%:*} interactive "1:Came out of ${s%:*}" \
+			"1:Do basic tests after finishing ${s%:*}" "1:^Offline cpu"
 	else
 		ktap_skip "${s%:*}" "no '${s#*:}' in /sys/power/state (no CONFIG_SUSPEND/HIBERNATION)"
 	fi

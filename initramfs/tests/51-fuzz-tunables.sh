@@ -22,13 +22,8 @@
 IA=$CPUFREQ/interactive
 SEED=20120206
 N=600
-for arg in $(cat /proc/cmdline); do
-	case "$arg" in
-	fuzz_seed=*) SEED=${arg#fuzz_seed=} ;;
-	fuzz_n=*) N=${arg#fuzz_n=} ;;
-	esac
-done
-TICK_US=10000	# HZ=100: timer_rate's lower bound
+SEED=$(cmdline fuzz_seed $SEED)
+N=$(cmdline fuzz_n $N)
 
 old_gov=$(cat $POLICY/scaling_governor)
 splats0=$(splat_count)
@@ -50,22 +45,14 @@ write_only() {
 	esac
 	return 1
 }
-# rule FILE: what fuzzwr must expect of FILE ("" when there is no rule).
+# rule FILE: what fuzzwr must expect of FILE ("" when there is no rule):
+# the interactive tunables' rules are in their table (lib/tunables.tab).
 rule() {
 	case "$1" in
-	hispeed_freq) echo "uint:$cpu_min:$cpu_max" ;;
-	go_hispeed_load) echo "uint:1:100" ;;
-	min_sample_time) echo "uint:0:10000000" ;;
-	timer_rate) echo "uint:$TICK_US:10000000" ;;
-	timer_slack) echo "int:-1:10000000" ;;
-	boost | io_is_busy | sched_hint) echo "uint:0:1" ;;
-	boostpulse_duration) echo "uint:0:10000000" ;;
-	boostpulse) echo "wo" ;;
-	target_loads) echo "bands:1:100" ;;
-	above_hispeed_delay) echo "bands:0:10000000" ;;
 	scaling_min_freq | scaling_max_freq) echo "freq:${freqs%,}" ;;
 	scaling_governor) echo "gov:${govs%,}" ;;
 	scaling_setspeed) echo "none" ;;
+	*) tunable_rule "$1" ;;
 	esac
 }
 

@@ -1,0 +1,43 @@
+#!/bin/sh
+# target_loads: frequency bands change the speed chosen for the same load.
+# (One of the 23-tunables-* tests: make check TESTS=tunables-target-loads
+# runs it alone.)
+. /lib/ktap.sh
+. /lib/board.sh
+
+tunables_test_begin 1
+
+# band_choice: the mean speed (kHz) cpu1 asks for (its own decisions,
+# traced, from 1 s in to 3 s) while it runs a frame of 10 ms of top-speed
+# work every 20 ms, scaled to its speed (wl frame -s): the same work at any
+# speed, 50% of the top speed, 83% of 600 MHz.  The CPU's own requests, not
+# the policy's speed, which the other CPUs (the shell) may raise.
+band_choice() {
+	trace_reset 1024
+	trace_event cpufreq_interactive/cpufreq_interactive_eval
+	settle_min 50
+	echo 1 > $TRACING/tracing_on
+	wl frame -s -t 3000 -p 20000 -W 10000 -c 1 > /dev/null
+	echo 0 > $TRACING/tracing_on
+	trace_lines | awk '
+		/tracing_mark_write: frame_start/ && !t0 { t0 = $1 }
+		/cpufreq_interactive_eval:/ && $3 == "cpu=1" && t0 && $1 >= t0 + 1 {
+			split($7, f, "="); sum += f[2]; n++ }
+		END { printf "%d %d\n", n ? sum / n : 0, n }'
+}
+set -- $(band_choice)
+m90=$1 n90=$2
+wr $IA/target_loads "90 600000:30"
+set -- $(band_choice)
+mband=$1 nband=$2
+wr $IA/target_loads 90
+trace_reset 1024
+ktap_diag "cpu1 at 50% of the top speed: asks for $m90 kHz on average with target_loads 90 ($n90 decisions), $mband kHz with 90 600000:30 ($nband)"
+# At 90% the work fits 600 MHz (83% busy); from 600 MHz up the target is
+# 30%, which only the top speed (50%) comes near: once it is at 600 MHz or
+# above, the CPU asks for the top speed.
+ktap_bound "target_loads bands change the chosen speed for the same load" \
+	[ "$n90" -ge 20 -a "$nband" -ge 20 -a "$m90" -le 800000 -a \
+	  "$mband" -ge $((m90 + 200000)) ]
+
+tunables_test_end
