@@ -158,7 +158,13 @@ cycles() {
 		t0=$(uptime_cs)
 		wait_min 50 || slow="$slow $ok:$(cur_freq)"
 		t1=$(uptime_cs)
-		burn -c $((1 + ok % (NCPUS - 1))) -w 100 -j $TICK_US -t 120 -n "c$ok"
+		# burn sleeps 200 ms before its load: starting it (a new
+		# task, whose estimate the scheduler's hint serves) may raise
+		# the speed, and an idle CPU above the minimum comes back
+		# down only at its slack timer, timer_rate + timer_slack
+		# (100 ms) later.  With 100 ms, one burst in ten found the
+		# policy still at 600 or 400 MHz, with no ramp to show.
+		burn -c $((1 + ok % (NCPUS - 1))) -w 200 -j $TICK_US -t 120 -n "c$ok"
 		t_min=$((t_min + t1 - t0)) t_load=$((t_load + $(uptime_cs) - t1))
 		ok=$((ok + 1))
 	done
