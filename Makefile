@@ -59,8 +59,8 @@ VARIANTS    ?= builtin module
 SMP         ?= 4
 # The board's device tree, dts/vexpress-v2p-ca9-$(BOARD).dts: cpufreq (one
 # policy for CPUs 0-3, the default) or 2cluster (two policies, CPUs 0-1
-# and 2-3, asymmetric capacities: see doc/testing.md; make bench does not
-# take it yet).
+# and 2-3, asymmetric capacities: see doc/testing.md; make bench there
+# runs the clusters part, into build/bench-2cluster).
 BOARD       ?= cpufreq
 MEM         ?= 512
 EXTRA_TESTS ?=
@@ -208,7 +208,8 @@ bench: deps
 	@$(MAKE) --no-print-directory VARIANT=builtin all
 	@python3 ci/bench.py --build $(BUILD) --variant builtin --dtb $(DTB) \
 		--dts $(DTS) --smp $(SMP) --mem $(MEM) \
-		--out $(BUILD)/bench $(BENCH_ARGS)
+		$(if $(filter cpufreq,$(BOARD)),--out $(BUILD)/bench,--out $(BUILD)/bench-$(BOARD) --parts clusters) \
+		$(BENCH_ARGS)
 
 patches:
 	@sh ci/patches.sh $(BUILD)

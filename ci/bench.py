@@ -1,5 +1,4 @@
 #!/usr/bin/env python3
-#!/usr/bin/env python3
 """The governor benchmark's host side (make bench).
 
 Boots the board once in mode=bench (initramfs/bench.sh runs every part in
@@ -30,6 +29,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+from bench_clusters import PART as CLUSTERS, analyse_clusters  # noqa: E402
 from bench_model import (LEAK, SLACK, analyse_governors,  # noqa: E402
                          analyse_rtapp, die, hook_goal, hookcost_rows,
                          ledrate_rows)
@@ -150,6 +150,8 @@ def main():
             res.setdefault("goals", []).append(hg)
     if "ledrate" in parts:
         res["ledrate"] = ledrate_rows(parts["ledrate"])
+    if CLUSTERS in parts:
+        res["clusters"] = analyse_clusters(parts[CLUSTERS])
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(jsonable(res), f, indent=1)
     write_md(os.path.join(a.out, "results.md"), res)

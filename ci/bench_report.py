@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 
+from bench_clusters import clusters_md
 from bench_model import Speed
 from bench_stats import COLUMNS, GOVS, fmt
 
@@ -202,6 +203,8 @@ def write_md(path, res):
                 fmt(r["stock_per_s"]),
                 fmt(r["ratio"], 3) if r["ratio"] is not None else "–"))
         L.append("")
+    if res.get("clusters"):
+        L += clusters_md(res["clusters"])
     if res.get("plots"):
         L.append("## Plots")
         L.append("")

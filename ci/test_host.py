@@ -20,6 +20,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 sys.path[:0] = [HERE, os.path.join(TOP, "boot")]
+import bench_clusters  # noqa: E402
 import bench_model as bench  # noqa: E402
 import bench_stats  # noqa: E402
 import board  # noqa: E402
@@ -239,6 +240,70 @@ class EnergyModel(unittest.TestCase):
 
     def test_percentile(self):
         self.assertEqual(bench_stats.median([3, 1, 2]), 2)
+
+
+class Clusters(unittest.TestCase):
+    """The clusters part's analysis: each cluster's energy model applied
+    to busy time, bursts and frames from their markers, EAS from the
+    switches away from schedutil."""
+    BOARD = {"kind": "board", "reps": 1, "sched_energy_aware": 1,
+             "policies": [
+                 {"policy": "policy0", "cpus": [0, 1],
+                  "freqs_khz": [200000, 600000],
+                  "em": [{"khz": 200000, "power_uw": 10000},
+                         {"khz": 600000, "power_uw": 30000}],
+                  "capacity": {"0": 346, "1": 346}},
+                 {"policy": "policy2", "cpus": [2, 3],
+                  "freqs_khz": [200000, 1000000],
+                  "em": [{"khz": 200000, "power_uw": 20000},
+                         {"khz": 1000000, "power_uw": 200000}],
+                  "capacity": {"2": 1024, "3": 1024}}]}
+
+    def cell(self, gov, wl, busy, marks, prev="none", eas=0, wake=0):
+        return {"kind": "cell", "gov": gov, "workload": wl, "rep": 0,
+                "busy": busy, "marks": marks, "wake": wake, "deferred": 0,
+                "eas_off": eas, "prev": prev}
+
+    def test_analysis(self):
+        recs = [self.BOARD,
+                # 0.1 s on cpu1 at 600 MHz (3 mJ) and 0.1 s on cpu2 at
+                # 1 GHz (20 mJ); bursts of 100 and 300 ms, one on big.
+                self.cell("schedutil", "tap",
+                          {"1": {"600000": 0.1}, "2": {"1000000": 0.1}},
+                          [[1.0, "tap_start", 1, 0], [1.1, "tap_end", 2, 0],
+                           [3.0, "tap_start", 1, 1], [3.3, "tap_end", 1, 1]]),
+                self.cell("interactive", "idle", {"0": {"200000": 0.5}},
+                          [[1.0, "idle_start", -1, -1],
+                           [11.0, "idle_end", -1, -1]],
+                          prev="schedutil", eas=1, wake=5),
+                self.cell("schedutil", "frame", {"3": {"200000": 1.0}},
+                          [[0.0, "frame_start", 3, 0],
+                           [0.005, "frame_end", 3, 0],
+                           [0.0167, "frame_start", 3, 1],
+                           [0.0367, "frame_end", 3, 1]],
+                          prev="interactive")]
+        r = bench_clusters.analyse_clusters(recs)
+        st = r["stats"]["schedutil"]
+        self.assertAlmostEqual(st["tap_mj"]["median"], 23.0)
+        self.assertAlmostEqual(st["tap_ms"]["median"], 200.0)
+        self.assertAlmostEqual(st["tap_ms"]["p95"], 300.0)
+        self.assertEqual(st["tap_big"]["median"], 50.0)
+        self.assertEqual(st["frame_over"]["median"], 1)
+        self.assertAlmostEqual(st["frame_mj"]["median"], 20.0)
+        ia = r["stats"]["interactive"]
+        self.assertAlmostEqual(ia["idle_mj"]["median"], 5.0)
+        self.assertAlmostEqual(ia["idle_wakeups"]["median"], 0.5)
+        self.assertEqual(r["eas"]["disabled_msgs"], 1)
+        self.assertEqual(r["eas"]["switches_away"], 1)
+        md = "\n".join(bench_clusters.clusters_md(r))
+        self.assertIn("| schedutil | 200.0 / 300.0 | 50.0 | 23.0 |", md)
+
+    def test_one_policy(self):
+        r = bench_clusters.analyse_clusters(
+            [{"kind": "skip", "why": "one cpufreq policy"}])
+        self.assertEqual(r, {"skipped": "one cpufreq policy"})
+        self.assertIn("Not run: one cpufreq policy.",
+                      bench_clusters.clusters_md(r))
 
 
 TABLE = os.path.join(TOP, "initramfs", "lib", "tunables.tab")

@@ -8,7 +8,7 @@
 
 parts=$(ls /bench/*.sh 2>/dev/null)
 nparts=$(echo $parts | wc -w)
-ktap_plan $((12 + nparts))
+ktap_plan $((14 + nparts))
 
 # matches STRING ERE
 matches() {
@@ -41,6 +41,19 @@ want=$(echo "$out" | sed 's/.*cpus=//' | awk -F, '{ printf "tap_start cpu=%d seq
 got=$(tr '\n' '|' < /tmp/wl.marks)
 ktap_eq "wl tap markers: start and end of each burst, CPUs rotating" "$got" "$want"
 
+# -f -s: the scheduler places each burst (it may move it: the end marker
+# names the CPU where it was written), its work scaled by the speed and
+# capacity of the CPU it runs on.
+traced wl tap -n 2 -i 50 -b 20 -f -s
+out=$(cat /tmp/wl.out)
+ktap_diag "$out"
+bad=$(awk '{ want = (NR % 2 ? "tap_start" : "tap_end") " cpu=[0-9]+ seq=" int((NR - 1) / 2) }
+	$0 !~ "^" want "$" { print NR ": " $0; exit }
+	END { if (NR != 4) print NR " markers for 2 bursts" }' /tmp/wl.marks)
+ktap_eq "wl tap -f -s: summary line and the markers of each burst" \
+	"$(echo "$out" | grep -Ex 'wl tap bursts=2 burst_ms=20 idle_ms=50 cpus=free scaled=1') $bad" \
+	"wl tap bursts=2 burst_ms=20 idle_ms=50 cpus=free scaled=1 "
+
 traced wl frame -t 200 -W 1000 -c 1
 out=$(cat /tmp/wl.out)
 ktap_diag "$out"
@@ -65,7 +78,8 @@ ktap_eq "wl idle summary line" "$(cat /tmp/wl.out)" "wl idle ms=100"
 ktap_eq "wl idle markers" "$(tr '\n' ' ' < /tmp/wl.marks)" "idle_start idle_end "
 
 bad=""
-for args in "tap -n x" "tap -n 0" "frame -W" "idle -t -5" "bogus" "tap extra"; do
+for args in "tap -n x" "tap -n 0" "frame -W" "idle -t -5" "bogus" "tap extra" \
+	"tap -f -c 1" "frame -f"; do
 	# shellcheck disable=SC2086
 	wl $args > /dev/null 2>&1 && bad="$bad '$args'"
 done
@@ -75,6 +89,7 @@ ktap_eq "wl rejects bad arguments" "$bad" ""
 export BENCH_PORT=/tmp/bench.rec BENCH_LOG=/tmp/bench.log BENCH_REPS=1 \
 	BENCH_GOVS="interactive performance" BENCH_TAP="-n 2 -i 100 -b 50" \
 	BENCH_FRAME="-t 200 -c 1" BENCH_IDLE="-t 200 -l 50" BENCH_SETTLE=0 \
+	BENCH_CL_TAP="-n 2 -i 100 -b 30" BENCH_CL_FRAME="-t 200" BENCH_CL_IDLE="-t 200 -l 50" \
 	HOOKCOST_ROUNDS=1 HOOKCOST_TRIPS=200 LEDRATE_SECONDS=2 BENCH_TIMEOUT=300 \
 	RTAPP_DURATION=1
 : > /tmp/bench.log
@@ -103,4 +118,15 @@ ktap_eq "governors part: 8 cells with markers" "$cells" 8
 rows=$(grep '"part":"rtapp","kind":"cell"' /tmp/bench.rec |
 	sed 's/.*"threads"://' | grep -c '\[\[[0-9]')
 ktap_eq "rtapp part: 8 cells with rt-app's log rows" "$rows" 8
+# The clusters part: on a board of several policies a cell per governor
+# and workload (tap, frame, idle), each with markers; on one policy its
+# record says why it ran none.
+if grep -q '"part":"clusters","kind":"skip"' /tmp/bench.rec; then
+	ktap_eq "clusters part: no cells on a board of one policy" \
+		"$(grep -c '"part":"clusters","kind":"cell"' /tmp/bench.rec) $(ls -d $CPUFREQ/policy* | wc -l)" "0 1"
+else
+	cells=$(grep '"part":"clusters","kind":"cell"' /tmp/bench.rec |
+		grep '"marks":\[\[' | grep -c '"busy":{"')
+	ktap_eq "clusters part: 6 cells with markers and busy time" "$cells" 6
+fi
 ktap_done
