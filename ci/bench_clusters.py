@@ -117,6 +117,9 @@ def analyse_clusters(recs):
                 s["idle_wakeups"].append(c["wake"] / secs)
                 s.setdefault("idle_deferred", []).append(
                     c.get("deferred", 0) / secs)
+                fns = s.setdefault("idle_fns", {})
+                for k, n in c.get("wake_fn", {}).items():
+                    fns[k] = fns.get(k, 0) + n / secs
     stats = {}
     for g in govs:
         stats[g] = {}
@@ -126,6 +129,10 @@ def analyse_clusters(recs):
                            "p95": percentile(v, 95)}
         d = samples[g].get("idle_deferred", [])
         stats[g]["idle_deferred"] = median(d) if d else None
+        # Per second, the mean over the runs, by callback@CPU.
+        n = len(samples[g]["idle_wakeups"]) or 1
+        stats[g]["idle_fns"] = {k: v / n for k, v in
+                                samples[g].get("idle_fns", {}).items()}
     # EAS: a switch away from schedutil printed "Disabling EAS" (the
     # perf domains existed through the schedutil cell before it).
     away = [c for c in cells if c.get("prev") == "schedutil"
@@ -221,4 +228,12 @@ def clusters_md(r):
                                           fmt(x["p95"], 2)))
         L.append("| *%s* | %s |" % (name, " | ".join(cells)))
     L.append("")
+    fns = ["%s: %s" % (g, ", ".join(
+        "%s %s" % (k, fmt(v, 2)) for k, v in sorted(
+            r["stats"][g]["idle_fns"].items(), key=lambda x: -x[1])))
+        for g in r["govs"] if r["stats"][g].get("idle_fns")]
+    if fns:
+        L.append("Idle wakeups per second by callback@CPU (mean of the "
+                 "runs): " + "; ".join(fns) + ".")
+        L.append("")
     return L

@@ -35,6 +35,7 @@
 #                   wake N   governor callbacks between idle_start and
 #                            idle_end that may wake a CPU (GOV_FN of the
 #                            governors part)
+#                   wake_fn {"FUNCTION@CPU": N}  those, by callback and CPU
 #                   deferred N  runs of interactive_timer there: a
 #                            deferrable timer, it never wakes a CPU
 #                   eas_off  "Disabling EAS" messages the kernel printed
@@ -243,7 +244,7 @@ cell() {
 			if (match(rest, /function[= ][^ ]+/))
 				fn = substr(rest, RSTART + 9, RLENGTH - 9)
 			if (fn == "interactive_timer") deferred++
-			else if (fn ~ fn_re) wake++
+			else if (fn ~ fn_re) { wake++; wfn[fn "@" cpu]++ }
 		}
 	}
 	END {
@@ -256,9 +257,11 @@ cell() {
 			}
 			b = b (b ? "," : "") "\"" c "\":{" s "}"
 		}
-		printf "BENCHREC {\"part\":\"clusters\",\"kind\":\"cell\",\"gov\":\"%s\",\"workload\":\"%s\",\"rep\":%d,\"wl\":\"%s\",\"t0\":%s,\"t1\":%s,\"busy\":{%s},\"marks\":[%s],\"wake\":%d,\"deferred\":%d,\"eas_off\":%d,\"prev\":\"%s\"}\n",
+		w = ""
+		for (k in wfn) w = w (w ? "," : "") "\"" k "\":" wfn[k]
+		printf "BENCHREC {\"part\":\"clusters\",\"kind\":\"cell\",\"gov\":\"%s\",\"workload\":\"%s\",\"rep\":%d,\"wl\":\"%s\",\"t0\":%s,\"t1\":%s,\"busy\":{%s},\"marks\":[%s],\"wake\":%d,\"wake_fn\":{%s},\"deferred\":%d,\"eas_off\":%d,\"prev\":\"%s\"}\n",
 			gov, wl, rep, summary, t0 ? t0 : "null", t1 ? t1 : "null",
-			b, marks, wake, deferred, eas, prev
+			b, marks, wake, w, deferred, eas, prev
 	}' $TRACING/trace
 }
 
