@@ -148,11 +148,23 @@ set_online() {
 	wr /sys/devices/system/cpu/cpu$1/online "$2"
 }
 
+# nap SECS: sleep SECS (fractions allowed) in the shell itself, a read
+# with a timeout on a FIFO nobody writes.  sleep(1) is a new process: at
+# its wakeup the scheduler's estimate of it is still its fork's half a
+# CPU, which interactive's sched_hint serves (400-800 MHz on this board),
+# so a poll that sleeps with it keeps raising the speed it waits to see
+# fall (a test waiting 1 s for the minimum after boost 0 saw 400 MHz).
+nap() {
+	[ -p /tmp/nap.fifo ] || mkfifo /tmp/nap.fifo 2>/dev/null
+	read -r -t "$1" _ <> /tmp/nap.fifo
+	return 0
+}
+
 # Wait up to $2 deciseconds for the file $1 to read $3.
-# The file is read by the shell itself (read, no $(cat ...)): a forked
-# reader is a new task on a CPU leaving idle, which the interactive
-# governor's sched_hint raises the speed for before it reads, so waiting
-# for the minimum would see its own raise.
+# The file is read by the shell itself (read, no $(cat ...)) and the
+# pause is nap's: a forked reader or sleep is a new task on a CPU leaving
+# idle, which the interactive governor's sched_hint raises the speed for,
+# so waiting for the minimum would see its own raise.
 wait_for() {
 	n=0
 	while :; do
@@ -161,7 +173,7 @@ wait_for() {
 		[ "$_wv" = "$3" ] && return 0
 		n=$((n + 1))
 		[ $n -gt "$2" ] && return 1
-		sleep 0.1
+		nap 0.1
 	done
 }
 
@@ -314,7 +326,7 @@ wait_min() {
 # the governor time to react to it, then wait up to DS deciseconds for the
 # minimum speed.
 settle_min() {
-	sleep 0.3
+	nap 0.3
 	wait_min "$1"
 }
 

@@ -10,12 +10,13 @@
 tunables_test_begin 6
 
 # quiet_min: settle at the minimum, then wait (without starting programs,
-# which the governor would see as load) until the speed reads the minimum.
+# which the governor would see as load: nap) until the speed reads the
+# minimum.
 quiet_min() {
 	settle_min 50
 	n=0
 	while [ $n -lt 10 ]; do
-		sleep 0.3
+		nap 0.3
 		read -r f < $POLICY/scaling_cur_freq
 		[ "$f" = "$fmin" ] && return 0
 		n=$((n + 1))
@@ -95,7 +96,19 @@ ktap_bound "boost 1 raises the speed to hispeed_freq at once" \
 	wait_for $POLICY/scaling_cur_freq 2 "$hispeed"
 sleep 1
 ktap_check "boost 1 holds hispeed_freq on an idle board" [ "$(cur_freq)" -ge "$hispeed" ]
+# Traced: what held the speed up, if it did not fall.
+trace_reset 1024
+trace_event power/cpu_frequency
+trace_event cpufreq_interactive/cpufreq_interactive_eval
+trace_event sched/sched_switch
+echo 1 > $TRACING/tracing_on
+echo "boost_off" > $TRACING/trace_marker
 wr $IA/boost 0
-ktap_bound "boost 0 lets the speed fall to the minimum" wait_min 10
+if wait_min 10; then ok=1; else ok=0; fi
+echo 0 > $TRACING/tracing_on
+[ $ok = 1 ] || { ktap_diag "at $(cur_freq) kHz 1 s after boost 0; the trace since:"
+	trace_lines | grep -v "next_comm=swapper" | tail -n 60 | sed 's/^/# /'
+	ps | sed 's/^/# /'; }
+ktap_bound "boost 0 lets the speed fall to the minimum" [ $ok = 1 ]
 
 tunables_test_end
