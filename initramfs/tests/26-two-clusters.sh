@@ -70,9 +70,15 @@ for p in $P0 $P2; do wr $p/scaling_governor interactive; done
 HS=$(cat $CPUFREQ/interactive/hispeed_freq)
 ktap_diag "interactive: hispeed_freq $HS kHz (global tunables: the first policy's maximum)"
 # burst_on CPU NAME: a traced burst on CPU; prints the highest speed each
-# policy reached during it: "P0_KHZ P2_KHZ".
+# policy reached during it, the window raises of the other cluster's CPUs,
+# and each policy's speed at the burst's start: "P0_KHZ P2_KHZ RAISES
+# P0_START P2_START".
 # From burn's wakeup (burst_trace): the governor may raise the speed
-# before burn writes its start marker.
+# before burn writes its start marker.  burn sleeps 200 ms first: starting
+# it, a new task, may raise its policy (the hint serves its fork's half a
+# CPU: on the little cluster its top, hispeed_freq), and an idle CPU above
+# the minimum comes down at its slack timer, 100 ms later; with 100 ms, 3
+# little bursts in 20 started at hispeed_freq and showed no ramp.
 burst_on() {
 	trace_reset 1024
 	trace_event power/cpu_frequency
@@ -80,17 +86,30 @@ burst_on() {
 	trace_wakeups burn
 	settle_min 50
 	wait_for $P2/scaling_cur_freq 50 200000
+	read -r _f0 < $P0/scaling_cur_freq
+	read -r _f2 < $P2/scaling_cur_freq
 	echo 1 > $TRACING/tracing_on
-	burn -c "$1" -w 100 -j $TICK_US -t 200 -n "$2"
+	burn -c "$1" -w 200 -j $TICK_US -t 200 -n "$2"
 	echo 0 > $TRACING/tracing_on
-	trace_lines | burst_trace "$2" | awk -v n="$2" -v cpu="$1" '
+	trace_lines > /tmp/burst.trace
+	# The speeds when burn woke for the burst (before burst_trace's
+	# first line): "P0 P2".
+	start=$(awk -v m="tracing_mark_write: $2_start" -v f0="$_f0" -v f2="$_f2" '
+		BEGIN { lvl[0] = f0; lvl[2] = f2 }
+		/cpu_frequency:/ { split($3, s, "="); split($4, c, "=")
+			lvl[(c[2] < 2) ? 0 : 2] = s[2] + 0 }
+		/sched_wakeup: comm=burn / { w0 = lvl[0]; w2 = lvl[2]; w = 1 }
+		index($0, m) { if (!w) { w0 = lvl[0]; w2 = lvl[2] }
+			printf "%d %d\n", w0, w2; exit }' /tmp/burst.trace)
+	burst_trace "$2" < /tmp/burst.trace | awk -v n="$2" -v cpu="$1" \
+		-v start="$start" '
 		$3 == n "_end" { exit }
 		/cpu_frequency:/ { split($3, s, "="); split($4, c, "=")
 			p = (c[2] < 2) ? 0 : 2
 			if (s[2] + 0 > hi[p]) hi[p] = s[2] + 0 }
 		/decision=raise/ { split($3, c, "=")
 			if ((c[2] < 2) != (cpu < 2)) other++ }
-		END { printf "%d %d %d\n", hi[0], hi[2], other }'
+		END { printf "%d %d %d %s\n", hi[0], hi[2], other, start }'
 }
 # cluster_bursts N: N bursts on each cluster (alternating its CPUs); the
 # failed ones in $bad.
@@ -100,14 +119,14 @@ cluster_bursts() {
 	_n=$1
 	while [ $i -lt "$_n" ]; do
 		set -- $(burst_on $((i % 2)) little$i)
-		[ "$1" -ge "$HS" ] && [ "$3" = 0 ] || bad="$bad little$i:$1/$2/$3"
+		[ "$1" -ge "$HS" ] && [ "$3" = 0 ] || bad="$bad little$i:$1/$2/$3@$4/$5"
 		set -- $(burst_on $((2 + i % 2)) big$i)
-		[ "$2" -ge "$HS" ] && [ "$3" = 0 ] || bad="$bad big$i:$1/$2/$3"
+		[ "$2" -ge "$HS" ] && [ "$3" = 0 ] || bad="$bad big$i:$1/$2/$3@$4/$5"
 		i=$((i + 1))
 	done
 }
 cluster_bursts $TRIALS
-[ -z "$bad" ] || ktap_diag "policy0/policy2 highest speeds (kHz)/window raises of the other cluster's CPUs, of the failed bursts:$bad"
+[ -z "$bad" ] || ktap_diag "policy0/policy2 highest speeds (kHz)/window raises of the other cluster's CPUs@policy0/policy2 speeds at the start, of the failed bursts:$bad"
 # The other cluster: no window of its CPUs raises its speed (a hint, for
 # another task waking there, may: the shell).
 ktap_bound "a burst on a CPU of a cluster ramps that policy to hispeed_freq, no window of the other cluster asks for more ($TRIALS trials each)" \
