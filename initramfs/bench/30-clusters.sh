@@ -71,25 +71,28 @@ if [ "$(echo $POLICIES | wc -w)" -lt 2 ]; then
 fi
 case "$REPS" in ''|*[!0-9]*|0) echo "bad BENCH_REPS '$REPS'" >&2; exit 1 ;; esac
 
-# gov_all GOV: GOV on every policy, the interactive variants set up.
+# gov_all GOV: GOV on every policy, the interactive variants set up.  Its
+# variables are named apart from rounds' _g, _w and _r: a shell function
+# shares its caller's (a first version's _g turned the rest of an
+# interactive-hsmax round into plain interactive).
 gov_all() {
-	_g=${1%-2012}
-	_g=${_g%-hsmax}
-	for _p in $POLICIES; do
-		wr $_p/scaling_governor "$_g" || return 1
+	_ga=${1%-2012}
+	_ga=${_ga%-hsmax}
+	for _gp in $POLICIES; do
+		wr $_gp/scaling_governor "$_ga" || return 1
 	done
-	[ "$_g" = interactive ] || return 0
+	[ "$_ga" = interactive ] || return 0
 	# The defaults, made when the first policy (policy0) took the
 	# governor: read once (HS_DEFAULT), set again when the previous
 	# cell ran another interactive variant.
 	[ -n "$HS_DEFAULT" ] || HS_DEFAULT=$(cat $CPUFREQ/interactive/hispeed_freq)
-	_h=1 _hs=$HS_DEFAULT
+	_gh=1 _ghs=$HS_DEFAULT
 	case $1 in
-	*-2012) _h=0 ;;
-	*-hsmax) _hs=$HS_MAX ;;
+	*-2012) _gh=0 ;;
+	*-hsmax) _ghs=$HS_MAX ;;
 	esac
-	wr $CPUFREQ/interactive/sched_hint $_h &&
-		wr $CPUFREQ/interactive/hispeed_freq "$_hs"
+	wr $CPUFREQ/interactive/sched_hint $_gh &&
+		wr $CPUFREQ/interactive/hispeed_freq "$_ghs"
 }
 HS_DEFAULT=
 HS_MAX=0
