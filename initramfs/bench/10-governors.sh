@@ -153,14 +153,8 @@ cell() {
 		if (t0 && nidle == ncpu && t > last) hold[cur] += t - last
 		last = t
 	}
-	# "  task-pid  [CPU] flags  SECONDS: event: details"
-	match($0, /\[[0-9]+\][^:]* [0-9]+\.[0-9]+: [a-z_]+: /) {
-		head = substr($0, RSTART, RLENGTH)
-		rest = substr($0, RSTART + RLENGTH)
-		n = split(head, h, " ")
-		cpu = substr(h[1], 2, length(h[1]) - 2) + 0
-		t = h[n - 1]; sub(/:$/, "", t)
-		ev = h[n]; sub(/:$/, "", ev)
+	'"$TRACE_LINE_AWK"'
+	trace_line() {
 		if (ev == "tracing_mark_write") {
 			split(rest, m, " ")
 			if (m[1] == "cell_begin") {

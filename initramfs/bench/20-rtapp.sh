@@ -108,13 +108,8 @@ cell() {
 		}
 		last = t
 	}
-	match($0, /\[[0-9]+\][^:]* [0-9]+\.[0-9]+: [a-z_]+: /) {
-		head = substr($0, RSTART, RLENGTH)
-		rest = substr($0, RSTART + RLENGTH)
-		n = split(head, h, " ")
-		cpu = substr(h[1], 2, length(h[1]) - 2) + 0
-		t = h[n - 1]; sub(/:$/, "", t)
-		ev = h[n]; sub(/:$/, "", ev)
+	'"$TRACE_LINE_AWK"'
+	trace_line() {
 		if (ev == "tracing_mark_write") {
 			if (rest ~ /^cell_begin/) {
 				t0 = t; tb = t; last = t; nidle = 0

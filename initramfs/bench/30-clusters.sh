@@ -197,14 +197,8 @@ cell() {
 		if (on && !idle[c] && t > last[c]) busy[c, f[c]] += t - last[c]
 		last[c] = t
 	}
-	# "  task-pid  [CPU] flags  SECONDS: event: details"
-	match($0, /\[[0-9]+\][^:]* [0-9]+\.[0-9]+: [a-z_]+: /) {
-		head = substr($0, RSTART, RLENGTH)
-		rest = substr($0, RSTART + RLENGTH)
-		k = split(head, h, " ")
-		cpu = substr(h[1], 2, length(h[1]) - 2) + 0
-		t = h[k - 1]; sub(/:$/, "", t)
-		ev = h[k]; sub(/:$/, "", ev)
+	'"$TRACE_LINE_AWK"'
+	trace_line() {
 		if (ev == "tracing_mark_write") {
 			split(rest, m, " ")
 			if (m[1] == "cell_begin") {

@@ -241,6 +241,22 @@ trace_lines() {
 		print ts, substr($0, RSTART + RLENGTH) }' $TRACING/trace
 }
 
+# TRACE_LINE_AWK: an awk function for programs that read the raw trace
+# (awk '"$TRACE_LINE_AWK"' ...).  trace_line() splits $0, an ftrace line
+# "  task-pid  [CPU] flags  SECONDS: event: details", into the globals
+# cpu, t (seconds), ev and rest (the details); 0 when $0 is none.
+TRACE_LINE_AWK='
+function trace_line(   head, h, k) {
+	if (!match($0, /\[[0-9]+\][^:]* [0-9]+\.[0-9]+: [a-z_]+: /)) return 0
+	head = substr($0, RSTART, RLENGTH)
+	rest = substr($0, RSTART + RLENGTH)
+	k = split(head, h, " ")
+	cpu = substr(h[1], 2, length(h[1]) - 2) + 0
+	t = h[k - 1]; sub(/:$/, "", t)
+	ev = h[k]; sub(/:$/, "", ev)
+	return 1
+}'
+
 # trace_ticks: also trace each CPU's scheduler tick (hrtimer_expire_entry
 # of tick_sched_timer; nothing when /proc/kallsyms hides its address).
 # tick_lines: of the trace, "CPU SECONDS" a tick.  A busy CPU ticks every
