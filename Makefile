@@ -36,7 +36,8 @@
 #   VARIANTS="builtin module"  the kernels make check builds and tests
 #   TESTS=            a,b: only the in-guest tests with these names
 #   ARGS=             more kernel command line for the test boots
-#                     (suspend_cycles=N, ks_budget=S, fuzz_seed=N)
+#                     (suspend_cycles=N, ks_budget=S, fuzz_seed=N,
+#                     cluster_trials=N, cluster_cycles=N, test_timeout=S)
 #   EXTRA_TESTS=      a folder of your own tests, run after ours
 #   DEMO=builtin      the variant whose demo make check boots (empty: none)
 #   CHECK_OUT=build/check  where make check keeps consoles and results
@@ -70,7 +71,9 @@ TIMEOUT     ?= 1500
 TESTS       ?=
 # ARGS="k=v ...": more kernel command line for the test boots, read by the
 # tests: suspend_cycles=N (25-suspend, 200), ks_budget=S (50-kselftest,
-# 60), fuzz_seed=N (51-fuzz-tunables).
+# 60), fuzz_seed=N (51-fuzz-tunables), cluster_trials=N and cluster_cycles=N
+# (26-two-clusters, 20 and 200), test_timeout=S (seconds each test may take,
+# 900).
 ARGS        ?=
 # make check also boots this variant's demo (make run) and checks what it
 # shows (ci/demo.py); empty: no demo.  Not with TESTS=.

@@ -16,7 +16,14 @@
 . /lib/ktap.sh
 . /lib/board.sh
 
-TIMEOUT=${TEST_TIMEOUT:-900}
+# Seconds each test may take: test_timeout=S on the kernel command line
+# (make check ARGS=test_timeout=S, for a long run on the debug kernel).
+TIMEOUT=$(cmdline test_timeout "${TEST_TIMEOUT:-900}")
+case $TIMEOUT in
+''|*[!0-9]*)
+	echo "# test_timeout=$TIMEOUT is not a number of seconds: 900"
+	TIMEOUT=900 ;;
+esac
 
 only=
 only=$(cmdline tests | tr ',' ' ')
