@@ -12,7 +12,8 @@
 P2=$CPUFREQ/policy2
 TWO="the two-cluster board's second policy"
 
-# ramp_to CPU HS CPUS N: N traced bursts on CPU; the speed each first
+# ramp_to CPU HS CPUS N: N traced bursts on CPU, each started at a random
+# phase of the tick; the speed each first
 # reached at or above HS on a CPU of CPUS (an awk regexp of CPU numbers),
 # and the window raises of the other CPUs during it ("+N"), of the bursts
 # that did not go to HS exactly with none of those.  (The scheduler's
@@ -31,7 +32,7 @@ ramp_to() {
 		[ -d $P2 ] && wait_for $P2/scaling_cur_freq 50 "$(cat $P2/scaling_min_freq)"
 		echo > $TRACING/trace
 		echo 1 > $TRACING/tracing_on
-		burn -c "$1" -w 300 -t 300 -n pp$_i
+		burn -c "$1" -w 300 -j $TICK_US -t 300 -n pp$_i
 		echo 0 > $TRACING/tracing_on
 		_got=$(trace_lines | burst_trace pp$_i | awk -v hs="$2" -v cpus="^($3)\$" -v n=pp$_i '
 			$3 == n "_end" { exit }
@@ -82,12 +83,12 @@ if modprobe cpufreq_dt_per_policy && wait_for $POLICY/scaling_driver 20 cpufreq-
 		# Each cluster's burst ramps its own policy to its own speed; no
 		# window of the other cluster's CPUs asks for more.
 		ktap_diag "hispeed_freq: policy0 $hs0, policy2 $hs2 (bursts on cpu1 and cpu3)"
-		ktap_eq "a burst on a CPU of each cluster ramps its own policy to its own hispeed_freq, the other cluster left alone (5 bursts each)" \
-			"$(ramp_to 1 $hs0 '0|1' 5)$(ramp_to 3 $hs2 '2|3' 5)" ""
+		ktap_eq "a burst on a CPU of each cluster ramps its own policy to its own hispeed_freq, the other cluster left alone (20 bursts each)" \
+			"$(ramp_to 1 $hs0 '0|1' 20)$(ramp_to 3 $hs2 '2|3' 20)" ""
 	else
 		ktap_skip "policy2's tunables are its own (its hispeed_freq its maximum)" "$TWO"
 		ktap_skip "a write to policy2's hispeed_freq leaves policy0's alone" "$TWO"
-		ktap_skip "a burst on a CPU of each cluster ramps its own policy to its own hispeed_freq, the other cluster left alone (5 bursts each)" "$TWO"
+		ktap_skip "a burst on a CPU of each cluster ramps its own policy to its own hispeed_freq, the other cluster left alone (20 bursts each)" "$TWO"
 	fi
 	set_governor performance
 	set_governor interactive
@@ -108,7 +109,7 @@ else
 		"a burst ramps to policy0's own hispeed_freq, in each of 5 bursts" \
 		"policy2's tunables are its own (its hispeed_freq its maximum)" \
 		"a write to policy2's hispeed_freq leaves policy0's alone" \
-		"a burst on a CPU of each cluster ramps its own policy to its own hispeed_freq, the other cluster left alone (5 bursts each)" \
+		"a burst on a CPU of each cluster ramps its own policy to its own hispeed_freq, the other cluster left alone (20 bursts each)" \
 		"a new governor instance on the policy starts from the defaults" \
 		"rebound as before, the tunables are global again"; do
 		ktap_fail "$t"
