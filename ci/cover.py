@@ -40,8 +40,12 @@ def maintainers(tree, patches):
         with open(patch) as f:
             msg = email.message_from_file(f, policy=email.policy.default)
         subject = re.sub(r"^\[PATCH (\d+/\d+)\] ", r"\1 ", msg["Subject"])
+        # A fixed hash seed: get_maintainer.pl lists lists of the same
+        # rank in its hashes' order, which perl otherwise varies by run.
         who = subprocess.run(["perl"] + GET_MAINTAINER + [os.path.abspath(patch)],
                              cwd=tree, check=True, stdout=subprocess.PIPE,
+                             env=dict(os.environ, PERL_HASH_SEED="0",
+                                      PERL_PERTURB_KEYS="0"),
                              text=True).stdout.split("\n")
         out += [""] + textwrap.wrap(subject, 72, subsequent_indent="    ")
         for w in (w for w in who if w.strip()):
