@@ -20,10 +20,13 @@ band_choice() {
 	echo 1 > $TRACING/tracing_on
 	wl frame -s -t 3000 -p 20000 -W 10000 -c 1 > /dev/null
 	echo 0 > $TRACING/tracing_on
-	trace_lines | awk '
+	trace_lines | awk -v why=/tmp/band.why '
 		/tracing_mark_write: frame_start/ && !t0 { t0 = $1 }
 		/cpufreq_interactive_eval:/ && $3 == "cpu=1" && t0 && $1 >= t0 + 1 {
-			split($7, f, "="); sum += f[2]; n++; c[f[2] + 0]++ }
+			split($7, f, "="); sum += f[2]; n++; c[f[2] + 0]++
+			# What asked for each speed: decision, load and speed.
+			split($4, l, "="); split($5, u, "="); split($8, d, "=")
+			w[d[2] " " f[2] / 1000 " (load " int(l[2] / 10) * 10 "s at " u[2] / 1000 ")"]++ }
 		END {
 			# The median: the speeds in order, counted up to half.
 			k = 0; prev = -1
@@ -32,15 +35,19 @@ band_choice() {
 				for (f in c) if (f + 0 > prev && (lo < 0 || f + 0 < lo)) lo = f + 0
 				k += c[lo]; prev = lo
 			}
-			printf "%d %d %d\n", n ? prev : 0, n ? sum / n : 0, n }'
+			printf "%d %d %d\n", n ? prev : 0, n ? sum / n : 0, n
+			printf "" > why
+			for (k in w) printf "%s: %d;", k, w[k] >> why }'
 }
 set -- $(band_choice)
 m90=$1 a90=$2 n90=$3
+why90=$(tr ';' '\n' < /tmp/band.why | sort | awk 'NF { printf "%s%s", s, $0; s = "; " }')
 wr $IA/target_loads "90 600000:30"
 set -- $(band_choice)
 mband=$1 aband=$2 nband=$3
 wr $IA/target_loads 90
 trace_reset 1024
+ktap_diag "target_loads 90, cpu1's decisions (decision, MHz asked, load band, MHz it ran at: count): $why90"
 ktap_diag "cpu1 at 50% of the top speed: asks for $m90 kHz (median; mean $a90) with target_loads 90 ($n90 decisions), $mband kHz (mean $aband) with 90 600000:30 ($nband)"
 # At 90% the work fits 600 MHz (83% busy); from 600 MHz up the target is
 # 30%, which only the top speed (50%) comes near: once it is at 600 MHz or
