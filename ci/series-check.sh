@@ -253,7 +253,10 @@ for p in $patches; do
 	# shellcheck disable=SC2086
 	if unbuilt $files; then
 		built=1
+		# (ktap_skip sets the shell's "name")
+		ub_name=$name
 		ktap_skip "$name: builds" "the build reads none of its files"
+		name=$ub_name
 	elif echo "series-check: building after $name" >&2 && kbuild "$blog"; then
 		built=1
 		# Compiler warnings in a file this patch touches.
