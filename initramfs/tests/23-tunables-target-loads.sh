@@ -54,10 +54,10 @@ ktap_diag "cpu1 at 50% of the top speed: asks for $m90 kHz (median; mean $a90) w
 # above, the CPU asks for the top speed.  The median: a window the host
 # stretched (the emulated CPU descheduled while busy) may read 95% and
 # jump to hispeed_freq.  Measured with 90 alone: a median of 800 MHz,
-# and the decisions (printed) say why: at 800 MHz the windows read a load
-# of 65-75%, not the frame's 62.5%: the CPU's own work around each frame
-# (its wakeup, idle entry and exit, the tracing, in emulation) adds about
-# a millisecond a window, and from 67.5% at 800 MHz the work no longer
+# and the decisions (printed) say why: at 800 MHz most windows read a load
+# of 68-85%, not the frame's 62.5%: the CPU's own work around each frame
+# (its wakeup, idle entry and exit, the tracing, in emulation) adds one to
+# a few milliseconds a window, and from 67.5% at 800 MHz the work no longer
 # fits 600 MHz at 90% (540 of 600): 800 is the right answer to the load
 # measured.  The bound is the band's effect, the median 200 MHz or more
 # above it.
