@@ -34,11 +34,13 @@ ktap_fail() {
 	echo "not ok $KTAP_N - $*"
 }
 
+# The helpers keep a case's name in _ktap_name, not in a variable a test
+# may use itself.
 ktap_skip() {
-	name=$1
+	_ktap_name=$1
 	shift
 	KTAP_N=$((KTAP_N + 1))
-	echo "ok $KTAP_N - $name # SKIP $*"
+	echo "ok $KTAP_N - $_ktap_name # SKIP $*"
 }
 
 # ktap_skip_rest REASON: report every case not yet reported as skipped
@@ -52,9 +54,9 @@ ktap_skip_rest() {
 
 # ktap_check NAME CMD...: run CMD, pass if it exits 0.
 ktap_check() {
-	name=$1
+	_ktap_name=$1
 	shift
-	if "$@"; then ktap_ok "$name"; else ktap_fail "$name"; fi
+	if "$@"; then ktap_ok "$_ktap_name"; else ktap_fail "$_ktap_name"; fi
 }
 
 # ktap_bound NAME CMD...: as ktap_check, for a bound on time (guest time
@@ -64,15 +66,15 @@ ktap_check() {
 # does not fail the test (make check-debug looks for splats; make check
 # holds the bounds).
 ktap_bound() {
-	name=$1
+	_ktap_name=$1
 	shift
 	if "$@"; then
-		ktap_ok "$name"
+		ktap_ok "$_ktap_name"
 	elif [ -e /proc/lockdep ]; then
 		KTAP_N=$((KTAP_N + 1))
-		echo "not ok $KTAP_N - $name # TODO bound missed on a debug kernel"
+		echo "not ok $KTAP_N - $_ktap_name # TODO bound missed on a debug kernel"
 	else
-		ktap_fail "$name"
+		ktap_fail "$_ktap_name"
 	fi
 }
 
@@ -97,9 +99,9 @@ ktap_done() {
 
 # ktap_fails NAME CMD...: run CMD, pass if it fails.
 ktap_fails() {
-	name=$1
+	_ktap_name=$1
 	shift
-	if "$@"; then ktap_fail "$name"; else ktap_ok "$name"; fi
+	if "$@"; then ktap_fail "$_ktap_name"; else ktap_ok "$_ktap_name"; fi
 }
 
 # kunit_ktap [LINE]: the KTAP that KUnit printed to the kernel log after

@@ -12,14 +12,14 @@
 P2=$CPUFREQ/policy2
 TWO="the two-cluster board's second policy"
 
-# ramp_to CPU HS CPUS N: N traced bursts on CPU, each started at a random
-# phase of the tick; the speed each first
-# reached at or above HS on a CPU of CPUS (an awk regexp of CPU numbers),
-# and the window raises of the other CPUs during it ("+N"), of the bursts
-# that did not go to HS exactly with none of those.  (The scheduler's
-# hint may raise a new task's CPU below HS first: its estimate of the
-# task at its first wakeups is its fork's half a CPU, decayed by its
-# sleep; and a hint for another task, the shell, may raise another CPU.)
+# ramp_to CPU HS CPUS N: N traced bursts on CPU, each started at a
+# random phase of the tick; the speed each first reached at or above HS
+# on a CPU of CPUS (an awk regexp of CPU numbers), and the window raises
+# of the other CPUs during it ("+N"), of the bursts that did not go to
+# HS exactly with none of those.  (The scheduler's hint may raise a new
+# task's CPU below HS first: its estimate of the task at its first
+# wakeups is its fork's half a CPU, decayed by its sleep; and a hint for
+# another task, the shell, may raise another CPU.)
 ramp_to() {
 	trace_reset 1024
 	trace_event power/cpu_frequency
